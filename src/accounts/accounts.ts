@@ -1,0 +1,71 @@
+import { hash } from "@node-rs/argon2";
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import { ENVIRONMENTS } from "../db/schema.js";
+import { ApiError } from "../errors.js";
+import { newId } from "../ids.js";
+
+export interface Account {
+  id: string;
+  email: string;
+  createdAt: string;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const MIN_PASSWORD_LENGTH = 10;
+const MAX_PASSWORD_LENGTH = 256;
+
+/** Creates an account with zero live and sandbox balances; the password is kept as an argon2id hash. */
+export async function createAccount(
+  ctx: AppContext,
+  input: { email: string; password: string },
+): Promise<Account> {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL_PATTERN.test(email) || email.length > 254) {
+    throw new ApiError("invalid_request", "email must be an email address.", "email");
+  }
+  if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_PASSWORD_LENGTH) {
+    throw new ApiError(
+      "invalid_request",
+      `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`,
+      "password",
+    );
+  }
+  const passwordHash = await hash(input.password);
+  const account: Account = { id: newId("acct"), email, createdAt: isoNow(ctx.clock) };
+  await ctx.db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom("accounts")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirst();
+    if (existing)
+      throw new ApiError("invalid_request", `An account with email ${email} already exists.`, "email");
+    await trx
+      .insertInto("accounts")
+      .values({ id: account.id, email, password_hash: passwordHash, created_at: account.createdAt })
+      .execute();
+    await trx
+      .insertInto("balances")
+      .values(
+        ENVIRONMENTS.map((environment) => ({
+          account_id: account.id,
+          environment,
+          balance: 0,
+          updated_at: account.createdAt,
+        })),
+      )
+      .execute();
+  });
+  return account;
+}
+
+export async function requireAccount(ctx: AppContext, accountId: string): Promise<Account> {
+  const row = await ctx.db
+    .selectFrom("accounts")
+    .select(["id", "email", "created_at"])
+    .where("id", "=", accountId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError("not_found", `No account ${accountId}.`, "account");
+  return { id: row.id, email: row.email, createdAt: row.created_at };
+}

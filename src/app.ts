@@ -1,0 +1,72 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger } from "fastify";
+import { balanceRoutes } from "./accounts/routes.js";
+import type { AppContext } from "./context.js";
+import { ApiError } from "./errors.js";
+import { registerApiKeyAuth } from "./http/auth.js";
+import { registerErrorHandling } from "./http/error-handler.js";
+import { healthRoutes } from "./http/health.js";
+import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js";
+import type { App } from "./http/types.js";
+import { registerValidation } from "./http/validation.js";
+import { registerIdempotency } from "./idempotency/hooks.js";
+
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** Builds the HTTP application on a context. It never listens: `server.ts` does, tests use `inject`. */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app: App = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: generateRequestId,
+    requestIdHeader: false,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerErrorHandling(app);
+  registerValidation(app);
+  registerRequestIdHeader(app);
+  registerApiKeyAuth(app, ctx);
+  registerJsonOnly(app);
+  registerIdempotency(app, ctx);
+  await registerDocs(app);
+
+  healthRoutes(app, ctx);
+  balanceRoutes(app, ctx);
+  return app;
+}
+
+/** Bodies are JSON only (API.md §1): anything else on a POST is 415, even with no body at all. */
+function registerJsonOnly(app: App): void {
+  app.removeContentTypeParser("text/plain");
+  app.addHook("onRequest", async (request) => {
+    if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") return;
+    if (!request.routeOptions.url) return;
+    const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/json") {
+      throw new ApiError("unsupported_media_type", "Send the body as Content-Type: application/json.");
+    }
+  });
+}
+
+async function registerDocs(app: App): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: {
+        title: "Dakiya API",
+        version: "2",
+        description:
+          "Messaging API for India: DLT-templated SMS, one-time passcodes, sandbox and live environments, prepaid INR credits.",
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: "http", scheme: "bearer", description: "dk_live_… or dk_sandbox_…" },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+}

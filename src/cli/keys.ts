@@ -1,0 +1,76 @@
+import type { Command } from "commander";
+import type { Environment } from "../db/schema.js";
+import { type ApiKey, type CreatedApiKey, createKey, deleteKey, listKeys, rotateKey } from "../keys/keys.js";
+import { environmentOption } from "./accounts.js";
+import { commandGroup, type OutputOptions, parseNonNegativeInteger, print, withContext } from "./run.js";
+
+const SECRET_WARNING = "Copy the secret now: it is shown only this once.";
+
+export function keyCommands(program: Command, output: () => OutputOptions): void {
+  const keys = commandGroup(program, "keys", "manage API keys");
+
+  keys
+    .command("create")
+    .description("create an API key; its secret is shown once")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .addOption(environmentOption())
+    .option("--label <label>", "a name to tell keys apart")
+    .action(async (opts: { account: string; environment: Environment; label?: string }) => {
+      const key = await withContext((ctx) =>
+        createKey(ctx, { accountId: opts.account, environment: opts.environment, label: opts.label ?? null }),
+      );
+      print(output(), key, [`Created ${describe(key)}`, `Secret: ${key.secret}`, SECRET_WARNING]);
+    });
+
+  keys
+    .command("list")
+    .description("list an account's API keys (never their secrets)")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .action(async (opts: { account: string }) => {
+      const data = await withContext((ctx) => listKeys(ctx, opts.account));
+      print(output(), { data }, data.length === 0 ? ["No API keys."] : data.map(describe));
+    });
+
+  keys
+    .command("delete")
+    .description("delete an API key; it stops working at once")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .requiredOption("--key <id>", "key id (key_…)")
+    .action(async (opts: { account: string; key: string }) => {
+      await withContext((ctx) => deleteKey(ctx, opts.account, opts.key));
+      print(output(), { id: opts.key, deleted: true }, [`Deleted ${opts.key}.`]);
+    });
+
+  keys
+    .command("rotate")
+    .description("replace an API key with a new one of the same environment and label")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .requiredOption("--key <id>", "key id (key_…)")
+    .option(
+      "--grace-seconds <n>",
+      "how long the old key keeps working: 0, 3600, 86400 or 604800",
+      parseNonNegativeInteger,
+      0,
+    )
+    .action(async (opts: { account: string; key: string; graceSeconds: number }) => {
+      const { key, rotated } = await withContext((ctx) =>
+        rotateKey(ctx, { accountId: opts.account, keyId: opts.key, graceSeconds: opts.graceSeconds }),
+      );
+      const oldKeyFate = rotated?.expires_at
+        ? `${opts.key} keeps working until ${rotated.expires_at}.`
+        : `${opts.key} is deleted.`;
+      print(output(), { ...key, replaced_key: { id: opts.key, expires_at: rotated?.expires_at ?? null } }, [
+        `Created ${describe(key)}`,
+        `Secret: ${key.secret}`,
+        SECRET_WARNING,
+        oldKeyFate,
+      ]);
+    });
+}
+
+function describe(key: ApiKey | CreatedApiKey): string {
+  const label = key.label ? ` "${key.label}"` : "";
+  const used = key.last_used_at ? `last used ${key.last_used_at}` : "never used";
+  const expiry = key.expires_at ? `, expires ${key.expires_at}` : "";
+  return `${key.id} ${key.environment}${label} ${key.prefix}… created ${key.created_at}, ${used}${expiry}`;
+}

@@ -1,0 +1,44 @@
+import { type Command, InvalidArgumentError } from "commander";
+import pino from "pino";
+import { loadConfig } from "../config.js";
+import { type AppContext, createContext } from "../context.js";
+import { ConfigError } from "../errors.js";
+import { createLogger } from "../logger.js";
+
+export interface OutputOptions {
+  json?: boolean;
+}
+
+/** Runs one operator command on its own context (the same database as the server), then closes it. */
+export async function withContext<T>(work: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  // stdout belongs to the command's output; logs go to stderr, and only warnings.
+  const log = createLogger(config.logLevel === "info" ? "warn" : config.logLevel, pino.destination(2));
+  const ctx = await createContext(config, { log });
+  try {
+    return await work(ctx);
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** Prints one JSON object with `--json`, else the human-readable lines. */
+export function print(options: OutputOptions, json: unknown, human: string[]): void {
+  process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${human.join("\n")}\n`);
+}
+
+export function parseNonNegativeInteger(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError("must be a whole number of seconds.");
+  return Number(value);
+}
+
+/** A command that only groups subcommands: called bare or with an unknown one, it says which exist. */
+export function commandGroup(parent: Command, name: string, description: string): Command {
+  const group = parent.command(name).description(description);
+  group.argument("[command]").action((command: string | undefined) => {
+    const known = group.commands.map((c) => c.name()).join(", ");
+    const problem = command ? `unknown command "${command}"` : "a command is needed";
+    throw new ConfigError(`${name}: ${problem}; choose one of: ${known}`);
+  });
+  return group;
+}

@@ -1,0 +1,40 @@
+import type { Command } from "commander";
+import { buildApp } from "../app.js";
+import { loadConfig } from "../config.js";
+import { createContext } from "../context.js";
+import { migrateToLatest } from "../db/migrate.js";
+import { startServer } from "../server.js";
+import { type OutputOptions, print, withContext } from "./run.js";
+
+export function serverCommands(program: Command, output: () => OutputOptions): void {
+  program
+    .command("serve")
+    .description("run the HTTP API (what npm start runs)")
+    .action(async () => {
+      const config = loadConfig();
+      const ctx = await createContext(config);
+      const app = await buildApp(ctx);
+      const server = await startServer(app, ctx, config);
+      const shutdown = (signal: NodeJS.Signals) => {
+        ctx.log.info({ signal }, "shutting down: finishing in-flight requests");
+        server.stop().then(
+          () => process.exit(0),
+          (error) => {
+            ctx.log.error({ err: error }, "shutdown failed");
+            process.exit(1);
+          },
+        );
+      };
+      process.once("SIGTERM", shutdown);
+      process.once("SIGINT", shutdown);
+    });
+
+  program
+    .command("migrate")
+    .description("bring the database schema up to date (serve also does this on start)")
+    .action(async () => {
+      // Opening a context already migrates; run the migrator once more to report what is current.
+      const ran = await withContext((ctx) => migrateToLatest(ctx.db));
+      print(output(), { migrated: true, ran }, ["Database schema is up to date."]);
+    });
+}

@@ -1,0 +1,13 @@
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function isoNow(clock: Clock): string {
+  return clock.now().toISOString();
+}
+
+export function isoAfter(clock: Clock, seconds: number): string {
+  return new Date(clock.now().getTime() + seconds * 1000).toISOString();
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Clock, systemClock } from "./clock.js";
+import type { Config } from "./config.js";
+import { openDatabase } from "./db/database.js";
+import { migrateToLatest } from "./db/migrate.js";
+import type { Db, Dialect } from "./db/schema.js";
+import { createLogger, type Logger } from "./logger.js";
+
+export interface AppContext {
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  /** Server secret for HMACs (OTP codes, sessions). */
+  secret: string;
+  log: Logger;
+  /** Set once shutdown begins: readiness turns 503 so load balancers stop sending traffic. */
+  shuttingDown: boolean;
+  close(): Promise<void>;
+}
+
+export interface ContextOverrides {
+  clock?: Clock;
+  log?: Logger;
+}
+
+/** Opens the database, brings its schema up to date and loads the server secret. */
+export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
+  const { db, dialect, dataDir } = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const ctx: AppContext = {
+    db,
+    dialect,
+    clock: overrides.clock ?? systemClock,
+    secret: config.secret ?? loadOrCreateSecret(dataDir),
+    log: overrides.log ?? createLogger(config.logLevel),
+    shuttingDown: false,
+    close: () => db.destroy(),
+  };
+  return ctx;
+}
+
+function loadOrCreateSecret(dataDir: string | undefined): string {
+  if (dataDir === undefined) return randomBytes(32).toString("base64url");
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, "secret");
+  try {
+    writeFileSync(path, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  return readFileSync(path, "utf8").trim();
+}

@@ -1,0 +1,88 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from "kysely";
+import pg from "pg";
+import { ConfigError } from "../errors.js";
+import type { Database, Db, Dialect } from "./schema.js";
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** Folder for files that belong with the data (the generated secret); `undefined` for in-memory SQLite. */
+  dataDir: string | undefined;
+}
+
+const INT8_OID = 20;
+pg.types.setTypeParser(INT8_OID, (value) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${value} is beyond a safe integer`);
+  return n;
+});
+
+export function openDatabase(url: string): DatabaseHandle {
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: "postgres",
+      dataDir: resolve("data"),
+    };
+  }
+  if (url.startsWith("sqlite:")) {
+    const path = url.slice("sqlite:".length);
+    if (path === "")
+      throw new ConfigError("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/dakiya.db");
+    const inMemory = path === ":memory:";
+    if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+    return {
+      db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(() => openSqlite(path)) }),
+      dialect: "sqlite",
+      dataDir: inMemory ? undefined : dirname(resolve(path)),
+    };
+  }
+  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(":")[0]}:…"`);
+}
+
+function openSqlite(path: string): SqliteDatabase.Database {
+  const sqlite = new SqliteDatabase(path);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  // Other processes (the CLI, a second server) write to the same file: wait for their lock.
+  sqlite.pragma("busy_timeout = 5000");
+  return sqlite;
+}
+
+/**
+ * SQLite's default deferred transactions take the write lock only at their first write, and a
+ * reader that then wants to write fails with SQLITE_BUSY instead of waiting. `BEGIN IMMEDIATE`
+ * takes the write lock up front, so concurrent processes queue on busy_timeout instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(open: () => SqliteDatabase.Database) {
+    const config: SqliteDialectConfig = { database: async () => open() };
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}

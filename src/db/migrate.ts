@@ -1,0 +1,17 @@
+import { type Migration, type MigrationProvider, Migrator } from "kysely";
+import * as foundation from "./migrations/2026-11-22T0001-foundation.js";
+import type { Db } from "./schema.js";
+
+/** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
+const MIGRATIONS: Record<string, Migration> = {
+  "2026-11-22T0001-foundation": foundation,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Brings the schema to the latest version; returns the names of the migrations it ran. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

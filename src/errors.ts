@@ -1,0 +1,40 @@
+/** Every error code of the API contract (API.md §2), with its HTTP status. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  insufficient_balance: 402,
+  not_found: 404,
+  idempotency_key_in_use: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An expected failure that the HTTP layer turns into the error envelope. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+/** Bad operator input (configuration, CLI arguments): reported as one line, never a stack. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}

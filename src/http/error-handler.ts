@@ -1,0 +1,88 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError, type ErrorCode } from "../errors.js";
+import type { App } from "./types.js";
+
+interface ErrorBody {
+  error: { code: ErrorCode; message: string; param?: string; request_id: string };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  const body: ErrorBody = {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.param === undefined ? {} : { param: error.param }),
+      request_id: request.id,
+    },
+  };
+  if (error.code === "missing_api_key") reply.header("WWW-Authenticate", "Bearer");
+  return reply.code(error.status).type("application/json; charset=utf-8").send(body);
+}
+
+/** Turns everything Fastify or a route can throw into the error envelope of API.md §2. */
+export function registerErrorHandling(app: App): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+    return sendError(request, reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      request,
+      reply,
+      new ApiError("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`),
+    ),
+  );
+}
+
+function toApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return validationError(error);
+  switch (error.code) {
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return new ApiError("invalid_request", "The body is not valid JSON.");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new ApiError("invalid_request", "The body is empty; send a JSON object.");
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError("payload_too_large", "The body is larger than 16 KiB.");
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError("unsupported_media_type", "Send the body as Content-Type: application/json.");
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new ApiError("invalid_request", "Content-Length does not match the body.");
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 404) return new ApiError("not_found", "Not found.");
+  if (status === 429) return new ApiError("rate_limited", "Too many requests.");
+  if (status === 503) return new ApiError("unavailable", "The service is unavailable; try again shortly.");
+  if (status >= 400 && status < 500) return new ApiError("invalid_request", "The request is invalid.");
+  return new ApiError("internal_error", "Something went wrong on our side; it has been logged.");
+}
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function validationError(error: FastifyError): ApiError {
+  const issue = error.validation?.[0] as AjvIssue | undefined;
+  if (!issue) return new ApiError("invalid_request", "The request is invalid.");
+  const path = issue.instancePath.split("/").filter(Boolean).map(decodePointer);
+  if (issue.keyword === "required") {
+    const param = [...path, String(issue.params.missingProperty)].join(".");
+    return new ApiError("invalid_request", `${param} is required.`, param);
+  }
+  if (issue.keyword === "additionalProperties") {
+    const param = [...path, String(issue.params.additionalProperty)].join(".");
+    return new ApiError("invalid_request", `${param} is not a known field.`, param);
+  }
+  const param = path.join(".");
+  if (param === "")
+    return new ApiError("invalid_request", `The ${error.validationContext ?? "request"} ${issue.message}.`);
+  return new ApiError("invalid_request", `${param} ${issue.message ?? "is invalid"}.`, param);
+}
+
+function decodePointer(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}

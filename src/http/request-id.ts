@@ -1,0 +1,18 @@
+import type { IncomingMessage } from "node:http";
+import { randomBase62 } from "../ids.js";
+import type { App } from "./types.js";
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps a caller's `X-Request-Id` when it is a safe token, so ids can be followed across services. */
+export function generateRequestId(request: IncomingMessage): string {
+  const incoming = request.headers["x-request-id"];
+  if (typeof incoming === "string" && SAFE_REQUEST_ID.test(incoming)) return incoming;
+  return `req_${randomBase62(20)}`;
+}
+
+export function registerRequestIdHeader(app: App): void {
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("X-Request-Id", request.id);
+  });
+}

@@ -1,0 +1,15 @@
+import { Type } from "typebox";
+import { ERROR_STATUS } from "../errors.js";
+
+/** The error envelope of API.md §2, for the OpenAPI document. */
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.Union(Object.keys(ERROR_STATUS).map((code) => Type.Literal(code))),
+      message: Type.String(),
+      param: Type.Optional(Type.String()),
+      request_id: Type.String(),
+    }),
+  },
+  { description: "Every error has this shape" },
+);

@@ -1,0 +1,40 @@
+import { timingSafeEqual } from "node:crypto";
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import type { Environment } from "../db/schema.js";
+import { hashSecret, isWellFormedSecret } from "./secrets.js";
+
+export interface KeyPrincipal {
+  keyId: string;
+  accountId: string;
+  environment: Environment;
+}
+
+/** `last_used_at` is rewritten at most this often per key, so auth is not a write on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Resolves a bearer token to its key. Always reads the database (no cache), so a deleted or
+ * expired key is refused on every instance the moment its row changes.
+ */
+export async function authenticateKey(ctx: AppContext, token: string): Promise<KeyPrincipal | undefined> {
+  if (!isWellFormedSecret(token)) return undefined;
+  const secretHash = hashSecret(token);
+  const now = ctx.clock.now();
+  const row = await ctx.db
+    .selectFrom("api_keys")
+    .select(["id", "account_id", "environment", "secret_hash", "last_used_at"])
+    .where("secret_hash", "=", secretHash)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now.toISOString())]))
+    .executeTakeFirst();
+  if (!row || !timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(secretHash))) return undefined;
+
+  if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+    await ctx.db
+      .updateTable("api_keys")
+      .set({ last_used_at: isoNow(ctx.clock) })
+      .where("id", "=", row.id)
+      .execute();
+  }
+  return { keyId: row.id, accountId: row.account_id, environment: row.environment };
+}

@@ -1,0 +1,149 @@
+import { isoAfter, isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import type { ApiKeysTable, DbOrTrx, Environment } from "../db/schema.js";
+import { ApiError } from "../errors.js";
+import { newId } from "../ids.js";
+import { DISPLAY_PREFIX_LENGTH, generateSecret, hashSecret } from "./secrets.js";
+
+export interface ApiKey {
+  id: string;
+  environment: Environment;
+  label: string | null;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  /** Only for a key rotated with a grace period: when it stops working. */
+  expires_at: string | null;
+}
+
+export interface CreatedApiKey extends ApiKey {
+  /** Shown once; only its SHA-256 is stored. */
+  secret: string;
+}
+
+/** The grace periods a rotation may leave the old key: none, 1 hour, 24 hours, 7 days. */
+export const ROTATION_GRACE_SECONDS = [0, 3_600, 86_400, 604_800] as const;
+export const MAX_LABEL_LENGTH = 64;
+
+export async function createKey(
+  ctx: AppContext,
+  input: { accountId: string; environment: Environment; label?: string | null },
+): Promise<CreatedApiKey> {
+  const label = normaliseLabel(input.label);
+  return ctx.db.transaction().execute(async (trx) => {
+    await requireAccountRow(trx, input.accountId);
+    return insertKey(trx, ctx, input.accountId, input.environment, label);
+  });
+}
+
+export async function listKeys(ctx: AppContext, accountId: string): Promise<ApiKey[]> {
+  await requireAccountRow(ctx.db, accountId);
+  const rows = await ctx.db
+    .selectFrom("api_keys")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", isoNow(ctx.clock))]))
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .execute();
+  return rows.map(toApiKey);
+}
+
+/** Deletes a key. The row is gone when this returns, so every instance refuses the key from then on. */
+export async function deleteKey(ctx: AppContext, accountId: string, keyId: string): Promise<void> {
+  const result = await ctx.db
+    .deleteFrom("api_keys")
+    .where("account_id", "=", accountId)
+    .where("id", "=", keyId)
+    .executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw keyNotFound(keyId);
+}
+
+/**
+ * Creates a key with the same environment and label, and deletes the old one at once or, with a
+ * grace period, lets it work until then so deployments can switch over.
+ */
+export async function rotateKey(
+  ctx: AppContext,
+  input: { accountId: string; keyId: string; graceSeconds: number },
+): Promise<{ key: CreatedApiKey; rotated: ApiKey | null }> {
+  if (!(ROTATION_GRACE_SECONDS as readonly number[]).includes(input.graceSeconds)) {
+    throw new ApiError(
+      "invalid_request",
+      `grace period must be one of ${ROTATION_GRACE_SECONDS.join(", ")} seconds.`,
+      "grace_seconds",
+    );
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const old = await trx
+      .selectFrom("api_keys")
+      .selectAll()
+      .where("account_id", "=", input.accountId)
+      .where("id", "=", input.keyId)
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", isoNow(ctx.clock))]))
+      .executeTakeFirst();
+    if (!old) throw keyNotFound(input.keyId);
+    const key = await insertKey(trx, ctx, input.accountId, old.environment, old.label);
+    if (input.graceSeconds === 0) {
+      await trx.deleteFrom("api_keys").where("id", "=", old.id).execute();
+      return { key, rotated: null };
+    }
+    const graceEnd = isoAfter(ctx.clock, input.graceSeconds);
+    // A key already rotating out never gets a longer life from a second rotation.
+    const expiresAt = old.expires_at !== null && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+    await trx.updateTable("api_keys").set({ expires_at: expiresAt }).where("id", "=", old.id).execute();
+    return { key, rotated: toApiKey({ ...old, expires_at: expiresAt }) };
+  });
+}
+
+async function insertKey(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  accountId: string,
+  environment: Environment,
+  label: string | null,
+): Promise<CreatedApiKey> {
+  const secret = generateSecret(environment);
+  const row: ApiKeysTable = {
+    id: newId("key"),
+    account_id: accountId,
+    environment,
+    label,
+    prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
+    secret_hash: hashSecret(secret),
+    created_at: isoNow(ctx.clock),
+    last_used_at: null,
+    expires_at: null,
+  };
+  await trx.insertInto("api_keys").values(row).execute();
+  return { ...toApiKey(row), secret };
+}
+
+function toApiKey(row: ApiKeysTable): ApiKey {
+  return {
+    id: row.id,
+    environment: row.environment,
+    label: row.label,
+    prefix: row.prefix,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    expires_at: row.expires_at,
+  };
+}
+
+function normaliseLabel(label: string | null | undefined): string | null {
+  const trimmed = label?.trim() ?? "";
+  if (trimmed.length > MAX_LABEL_LENGTH) {
+    throw new ApiError("invalid_request", `label must be at most ${MAX_LABEL_LENGTH} characters.`, "label");
+  }
+  return trimmed === "" ? null : trimmed;
+}
+
+async function requireAccountRow(db: DbOrTrx, accountId: string): Promise<void> {
+  const row = await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst();
+  if (!row) throw new ApiError("not_found", `No account ${accountId}.`, "account");
+}
+
+function keyNotFound(keyId: string): ApiError {
+  return new ApiError("not_found", `No API key ${keyId} on this account.`, "key");
+}

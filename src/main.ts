@@ -1,0 +1,38 @@
+import { Command, CommanderError } from "commander";
+import { accountCommands } from "./cli/accounts.js";
+import { keyCommands } from "./cli/keys.js";
+import type { OutputOptions } from "./cli/run.js";
+import { serverCommands } from "./cli/serve.js";
+import { ApiError, ConfigError } from "./errors.js";
+
+const program = new Command("dakiya")
+  .description("Dakiya: messaging API for India. Configuration comes from the environment (see README).")
+  .option("--json", "print one JSON object on stdout")
+  .showSuggestionAfterError()
+  .exitOverride();
+const output = (): OutputOptions => program.opts<OutputOptions>();
+
+serverCommands(program, output);
+accountCommands(program, output);
+keyCommands(program, output);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = exitCodeFor(error);
+}
+
+function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Commander has already printed its one-line message (or the help that was asked for).
+    return error.exitCode;
+  }
+  if (error instanceof ApiError || error instanceof ConfigError) {
+    process.stderr.write(`dakiya: ${error.message}\n`);
+    return 1;
+  }
+  process.stderr.write(
+    `dakiya: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  return 1;
+}

@@ -1,0 +1,29 @@
+import { isoNow } from "./clock.js";
+import type { AppContext } from "./context.js";
+import { purgeExpiredIdempotencyKeys } from "./idempotency/idempotency.js";
+
+const INTERVAL_MS = 15 * 60_000;
+
+/** Deletes what has outlived its use: idempotency keys after 24 h, rotated keys after their grace period. */
+export async function purgeExpired(ctx: AppContext): Promise<{ idempotencyKeys: number; apiKeys: number }> {
+  const idempotencyKeys = await purgeExpiredIdempotencyKeys(ctx);
+  const keys = await ctx.db
+    .deleteFrom("api_keys")
+    .where("expires_at", "<=", isoNow(ctx.clock))
+    .executeTakeFirst();
+  return { idempotencyKeys, apiKeys: Number(keys.numDeletedRows) };
+}
+
+/** Runs `purgeExpired` now and every 15 minutes; returns a function that stops it. */
+export function startMaintenance(ctx: AppContext): () => void {
+  const run = () => {
+    purgeExpired(ctx).then(
+      (purged) => ctx.log.debug({ purged }, "maintenance: purged expired rows"),
+      (error) => ctx.log.error({ err: error }, "maintenance failed"),
+    );
+  };
+  run();
+  const timer = setInterval(run, INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { Dialect } from "../../src/db/schema.js";
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL points at a server (CI sets it). */
+export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database: a new SQLite file, or a new PostgreSQL database on the test server. */
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  const name = `dakiya_test_${randomBytes(6).toString("hex")}`;
+  if (dialect === "sqlite") {
+    const path = join(tmpdir(), `${name}.db`);
+    return {
+      url: `sqlite:${path}`,
+      drop: async () => {
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+      },
+    };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  await withAdmin(adminUrl, (client) => client.query(`create database ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)),
+  };
+}
+
+async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from "node:crypto";
+import { createAccount } from "../../src/accounts/accounts.js";
+import { changeBalance } from "../../src/accounts/ledger.js";
+import type { AppContext } from "../../src/context.js";
+import type { Environment } from "../../src/db/schema.js";
+import { createKey } from "../../src/keys/keys.js";
+
+export const TEST_PASSWORD = "correct horse battery staple";
+
+export async function createTestAccount(ctx: AppContext): Promise<string> {
+  const account = await createAccount(ctx, {
+    email: `dev-${randomBytes(4).toString("hex")}@example.com`,
+    password: TEST_PASSWORD,
+  });
+  return account.id;
+}
+
+/** An account with a key in `environment` and, optionally, credits there. */
+export async function createAccountWithKey(
+  ctx: AppContext,
+  environment: Environment = "sandbox",
+  credits = 0,
+): Promise<{ accountId: string; keyId: string; secret: string }> {
+  const accountId = await createTestAccount(ctx);
+  const key = await createKey(ctx, { accountId, environment, label: "test" });
+  if (credits > 0) {
+    await changeBalance(ctx, { accountId, environment, amount: credits, reason: "credits_added", reference: null });
+  }
+  return { accountId, keyId: key.id, secret: key.secret };
+}
+
+export function bearer(secret: string): Record<string, string> {
+  return { authorization: `Bearer ${secret}` };
+}
