@@ -1,7 +1,7 @@
 /** Money inside Dakiya is an integer of 1/10,000 INR; these convert at the edge only. */
 export const UNITS_PER_RUPEE = 10_000;
 
-const AMOUNT_PATTERN = /^(\d{1,12})(?:\.(\d{1,4}))?$/;
+const AMOUNT_PATTERN = /^(\d{1,11})(?:\.(\d{1,4}))?$/;
 
 /** `12.5` → 125000. Returns undefined for anything but a plain non-negative decimal with ≤ 4 places. */
 export function parseInr(text: string): number | undefined {

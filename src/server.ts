@@ -14,6 +14,11 @@ export async function startServer(
   ctx: AppContext,
   listen: { host: string; port: number },
 ): Promise<RunningServer> {
+  // A response sent once shutdown has begun closes its connection: a keep-alive connection left
+  // open after its in-flight request would hold `app.close()` up until the keep-alive timeout.
+  app.addHook("onSend", async (_request, reply) => {
+    if (ctx.shuttingDown) reply.header("Connection", "close");
+  });
   await app.listen({ host: listen.host, port: listen.port });
   const { address, port } = app.server.address() as AddressInfo;
   const stopMaintenance = startMaintenance(ctx);

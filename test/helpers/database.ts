@@ -32,7 +32,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)),
+    drop: () => withAdmin(adminUrl, (client) => dropWhenClosed(client, name)),
   };
 }
 
@@ -43,5 +43,22 @@ async function withAdmin(url: string, work: (client: pg.Client) => Promise<unkno
     await work(client);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * A closed pool's connections take a moment to leave the server. Dropping `with (force)` would
+ * kill them mid-goodbye and surface as unhandled errors in the test run, so wait for them instead.
+ */
+async function dropWhenClosed(client: pg.Client, name: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client.query(`drop database if exists ${name}`);
+      return;
+    } catch (error) {
+      const objectInUse = (error as { code?: string }).code === "55006";
+      if (!objectInUse || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }

@@ -24,7 +24,13 @@ export async function createAccountWithKey(
   const accountId = await createTestAccount(ctx);
   const key = await createKey(ctx, { accountId, environment, label: "test" });
   if (credits > 0) {
-    await changeBalance(ctx, { accountId, environment, amount: credits, reason: "credits_added", reference: null });
+    await changeBalance(ctx, {
+      accountId,
+      environment,
+      amount: credits,
+      reason: "credits_added",
+      reference: null,
+    });
   }
   return { accountId, keyId: key.id, secret: key.secret };
 }
