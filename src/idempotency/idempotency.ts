@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
+import type { ExpressionBuilder } from "kysely";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { Environment } from "../db/schema.js";
+import type { Database, Environment } from "../db/schema.js";
 
 export interface IdempotencyScope {
   accountId: string;
@@ -53,10 +54,18 @@ export async function claimIdempotencyKey(
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { outcome: "claimed" };
 
-    const existing = await scoped(ctx, scope).selectAll().executeTakeFirst();
+    const existing = await ctx.db
+      .selectFrom("idempotency_keys")
+      .selectAll()
+      .where(ofScope(scope))
+      .executeTakeFirst();
     if (!existing) continue; // released by a failed first request in between: try to insert again
     if (existing.created_at <= isoAfter(ctx.clock, -IDEMPOTENCY_RETENTION_SECONDS)) {
-      await deleteScoped(ctx, scope).where("created_at", "=", existing.created_at).execute();
+      await ctx.db
+        .deleteFrom("idempotency_keys")
+        .where(ofScope(scope))
+        .where("created_at", "=", existing.created_at)
+        .execute();
       continue;
     }
     if (existing.request_fingerprint !== fingerprint) return { outcome: "reused" };
@@ -68,9 +77,7 @@ export async function claimIdempotencyKey(
     const takenOver = await ctx.db
       .updateTable("idempotency_keys")
       .set({ locked_until: isoAfter(ctx.clock, LOCK_SECONDS) })
-      .where("account_id", "=", scope.accountId)
-      .where("environment", "=", scope.environment)
-      .where("key", "=", scope.key)
+      .where(ofScope(scope))
       .where("locked_until", "=", existing.locked_until)
       .where("response_status", "is", null)
       .executeTakeFirst();
@@ -87,15 +94,13 @@ export async function completeIdempotencyKey(
   body: string,
 ): Promise<void> {
   if (status >= 500) {
-    await deleteScoped(ctx, scope).execute();
+    await ctx.db.deleteFrom("idempotency_keys").where(ofScope(scope)).execute();
     return;
   }
   await ctx.db
     .updateTable("idempotency_keys")
     .set({ response_status: status, response_body: body, locked_until: null })
-    .where("account_id", "=", scope.accountId)
-    .where("environment", "=", scope.environment)
-    .where("key", "=", scope.key)
+    .where(ofScope(scope))
     .execute();
 }
 
@@ -108,20 +113,10 @@ export async function purgeExpiredIdempotencyKeys(ctx: AppContext): Promise<numb
   return Number(result.numDeletedRows);
 }
 
-function scoped(ctx: AppContext, scope: IdempotencyScope) {
-  return ctx.db
-    .selectFrom("idempotency_keys")
-    .where("account_id", "=", scope.accountId)
-    .where("environment", "=", scope.environment)
-    .where("key", "=", scope.key);
-}
-
-function deleteScoped(ctx: AppContext, scope: IdempotencyScope) {
-  return ctx.db
-    .deleteFrom("idempotency_keys")
-    .where("account_id", "=", scope.accountId)
-    .where("environment", "=", scope.environment)
-    .where("key", "=", scope.key);
+/** The row of one key: `.where(ofScope(scope))` on any query of the table. */
+function ofScope(scope: IdempotencyScope) {
+  return (eb: ExpressionBuilder<Database, "idempotency_keys">) =>
+    eb.and({ account_id: scope.accountId, environment: scope.environment, key: scope.key });
 }
 
 function canonicalJson(value: unknown): string {
