@@ -9,6 +9,7 @@ const program = new Command("dakiya")
   .description("Dakiya: messaging API for India. Configuration comes from the environment (see README).")
   .option("--json", "print one JSON object on stdout")
   .showSuggestionAfterError()
+  .configureOutput({ outputError: (message, write) => write(`dakiya: ${message.replace(/^error: /, "")}`) })
   .exitOverride();
 const output = (): OutputOptions => program.opts<OutputOptions>();
 
