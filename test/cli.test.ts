@@ -101,6 +101,17 @@ describe("dakiya CLI", () => {
   let accountId: string;
 
   it(
+    "migrates a new database, and again is a no-op",
+    async () => {
+      const first = json<{ migrated: boolean; ran: string[] }>(await dakiya("--json", "migrate"));
+      expect(first.ran).toEqual(["2026-11-22T0001-foundation"]);
+      const second = json<{ migrated: boolean; ran: string[] }>(await dakiya("--json", "migrate"));
+      expect(second.ran).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
     "creates an account, and refuses a second one with the same email",
     async () => {
       const created = json<{ id: string; email: string }>(

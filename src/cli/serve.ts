@@ -2,9 +2,10 @@ import type { Command } from "commander";
 import { buildApp } from "../app.js";
 import { loadConfig } from "../config.js";
 import { createContext } from "../context.js";
+import { openDatabase } from "../db/database.js";
 import { migrateToLatest } from "../db/migrate.js";
 import { startServer } from "../server.js";
-import { type OutputOptions, print, withContext } from "./run.js";
+import { type OutputOptions, print } from "./run.js";
 
 export function serverCommands(program: Command, output: () => OutputOptions): void {
   program
@@ -33,8 +34,9 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
     .command("migrate")
     .description("bring the database schema up to date (serve also does this on start)")
     .action(async () => {
-      // Opening a context already migrates; run the migrator once more to report what is current.
-      const ran = await withContext((ctx) => migrateToLatest(ctx.db));
-      print(output(), { migrated: true, ran }, ["Database schema is up to date."]);
+      const { db } = openDatabase(loadConfig().databaseUrl);
+      const ran = await migrateToLatest(db).finally(() => db.destroy());
+      const applied = ran.length === 0 ? "nothing to apply" : `applied ${ran.join(", ")}`;
+      print(output(), { migrated: true, ran }, [`Database schema is up to date (${applied}).`]);
     });
 }
