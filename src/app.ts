@@ -12,6 +12,8 @@ import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
 import { registerIdempotency } from "./idempotency/hooks.js";
+import { sandboxRoutes } from "./sandbox/routes.js";
+import { smsRoutes } from "./sms/routes.js";
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -34,6 +36,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   healthRoutes(app, ctx);
   balanceRoutes(app, ctx);
+  smsRoutes(app, ctx);
+  sandboxRoutes(app, ctx);
   return app;
 }
 

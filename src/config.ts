@@ -1,4 +1,7 @@
+import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./delivery/worker-options.js";
 import { ConfigError } from "./errors.js";
+import { parseInr } from "./money.js";
+import { DEFAULT_PRICES, type PriceList } from "./sms/pricing.js";
 
 export interface Config {
   host: string;
@@ -7,6 +10,11 @@ export interface Config {
   /** Server secret for HMACs; when unset it is generated into the data folder on first start. */
   secret: string | undefined;
   logLevel: string;
+  /** The operator's price list, in 1/10,000 INR per unit. */
+  prices: PriceList;
+  /** Longest value a DLT template variable may take (DLT's limit; sources say 20 to 40). */
+  maxVariableLength: number;
+  worker: WorkerOptions;
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -26,7 +34,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || "sqlite:./data/dakiya.db",
     secret,
     logLevel,
+    prices: {
+      sms: parsePrice(env, "PRICE_SMS_SEGMENT", DEFAULT_PRICES.sms),
+      whatsapp: parsePrice(env, "PRICE_WHATSAPP_MESSAGE", DEFAULT_PRICES.whatsapp),
+      voice: parsePrice(env, "PRICE_VOICE_CALL", DEFAULT_PRICES.voice),
+    },
+    maxVariableLength: parseInteger(env, "DLT_MAX_VARIABLE_LENGTH", 30, 1, 200),
+    worker: {
+      batchSize: parseInteger(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
+      leaseSeconds: parseInteger(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),
+      pollIntervalMs: parseInteger(
+        env,
+        "WORKER_POLL_INTERVAL_MS",
+        DEFAULT_WORKER_OPTIONS.pollIntervalMs,
+        1,
+        60_000,
+      ),
+      maxAttempts: parseInteger(env, "WORKER_MAX_ATTEMPTS", DEFAULT_WORKER_OPTIONS.maxAttempts, 1, 100),
+    },
   };
+}
+
+function parsePrice(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
+  const units = parseInr(value);
+  if (units === undefined) throw new ConfigError(`${name} must be an INR amount like 0.2500, got "${value}"`);
+  return units;
+}
+
+function parseInteger(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
 }
 
 function parsePort(value: string | undefined): number {

@@ -6,7 +6,11 @@ import type { Config } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import type { Db, Dialect } from "./db/schema.js";
+import type { Carriers } from "./delivery/carrier.js";
+import { createSandboxCarrier } from "./delivery/carriers/sandbox.js";
+import { QueueSignal } from "./delivery/queue-signal.js";
 import { createLogger, type Logger } from "./logger.js";
+import type { PriceList } from "./sms/pricing.js";
 
 export interface AppContext {
   db: Db;
@@ -15,6 +19,11 @@ export interface AppContext {
   /** Server secret for HMACs (OTP codes, sessions). */
   secret: string;
   log: Logger;
+  carriers: Carriers;
+  /** Wakes this process's delivery worker when a message is queued. */
+  queue: QueueSignal;
+  prices: PriceList;
+  maxVariableLength: number;
   /** Set once shutdown begins: readiness turns 503 so load balancers stop sending traffic. */
   shuttingDown: boolean;
   close(): Promise<void>;
@@ -23,6 +32,8 @@ export interface AppContext {
 export interface ContextOverrides {
   clock?: Clock;
   log?: Logger;
+  /** Live carriers by channel (tests and later carriers plug in here); sandbox is always built in. */
+  liveCarriers?: Carriers["live"];
 }
 
 /** Opens the database, brings its schema up to date and loads the server secret. */
@@ -34,16 +45,24 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     await db.destroy();
     throw error;
   }
-  const ctx: AppContext = {
+  const clock = overrides.clock ?? systemClock;
+  const live = overrides.liveCarriers ?? {};
+  return {
     db,
     dialect,
-    clock: overrides.clock ?? systemClock,
+    clock,
     secret: config.secret ?? loadOrCreateSecret(dataDir),
     log: overrides.log ?? createLogger(config.logLevel),
+    carriers: { sandbox: createSandboxCarrier({ db, clock }), live },
+    queue: new QueueSignal(),
+    prices: config.prices,
+    maxVariableLength: config.maxVariableLength,
     shuttingDown: false,
-    close: () => db.destroy(),
+    close: async () => {
+      await Promise.all(Object.values(live).map((carrier) => carrier.close?.()));
+      await db.destroy();
+    },
   };
-  return ctx;
 }
 
 function loadOrCreateSecret(dataDir: string | undefined): string {

@@ -16,7 +16,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = "acct" | "key" | "led" | "msg" | "otp" | "tpl" | "whk" | "evt";
+export type IdPrefix = "acct" | "key" | "led" | "msg" | "otp" | "tpl" | "whk" | "evt" | "sbx";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { accountCommands } from "./cli/accounts.js";
+import { dltCommands } from "./cli/dlt.js";
 import { keyCommands } from "./cli/keys.js";
 import type { OutputOptions } from "./cli/run.js";
 import { serverCommands } from "./cli/serve.js";
@@ -16,6 +17,7 @@ const output = (): OutputOptions => program.opts<OutputOptions>();
 serverCommands(program, output);
 accountCommands(program, output);
 keyCommands(program, output);
+dltCommands(program, output);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,33 +1,39 @@
 import type { AddressInfo } from "node:net";
 import type { AppContext } from "./context.js";
+import { startWorker, type WorkerOptions } from "./delivery/worker.js";
 import type { App } from "./http/types.js";
 import { startMaintenance } from "./maintenance.js";
 
 export interface RunningServer {
   url: string;
-  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  /**
+   * Stops accepting connections, lets in-flight requests finish, lets the worker finish the
+   * messages in hand, then closes the database.
+   */
   stop(): Promise<void>;
 }
 
 export async function startServer(
   app: App,
   ctx: AppContext,
-  listen: { host: string; port: number },
+  options: { host: string; port: number; worker?: Partial<WorkerOptions> },
 ): Promise<RunningServer> {
   // A response sent once shutdown has begun closes its connection: a keep-alive connection left
   // open after its in-flight request would hold `app.close()` up until the keep-alive timeout.
   app.addHook("onSend", async (_request, reply) => {
     if (ctx.shuttingDown) reply.header("Connection", "close");
   });
-  await app.listen({ host: listen.host, port: listen.port });
+  await app.listen({ host: options.host, port: options.port });
   const { address, port } = app.server.address() as AddressInfo;
   const stopMaintenance = startMaintenance(ctx);
+  const worker = options.worker ? startWorker(ctx, options.worker) : undefined;
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       ctx.shuttingDown = true;
       stopMaintenance();
       await app.close();
+      await worker?.stop();
       await ctx.close();
       ctx.log.info("server stopped");
     })();

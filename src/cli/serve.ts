@@ -1,9 +1,10 @@
 import type { Command } from "commander";
 import { buildApp } from "../app.js";
 import { loadConfig } from "../config.js";
-import { createContext } from "../context.js";
+import { type AppContext, createContext } from "../context.js";
 import { openDatabase } from "../db/database.js";
 import { migrateToLatest } from "../db/migrate.js";
+import { startWorker } from "../delivery/worker.js";
 import { startServer } from "../server.js";
 import { type OutputOptions, print } from "./run.js";
 
@@ -15,19 +16,21 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
       const config = loadConfig();
       const ctx = await createContext(config);
       const app = await buildApp(ctx);
-      const server = await startServer(app, ctx, config);
-      const shutdown = (signal: NodeJS.Signals) => {
-        ctx.log.info({ signal }, "shutting down: finishing in-flight requests");
-        server.stop().then(
-          () => process.exit(0),
-          (error) => {
-            ctx.log.error({ err: error }, "shutdown failed");
-            process.exit(1);
-          },
-        );
-      };
-      process.once("SIGTERM", shutdown);
-      process.once("SIGINT", shutdown);
+      const server = await startServer(app, ctx, { ...config, worker: config.worker });
+      stopOnSignal(ctx, "shutting down: finishing in-flight requests and deliveries", server.stop);
+    });
+
+  program
+    .command("worker")
+    .description("run only the delivery worker (serve runs one too); any number may share a PostgreSQL")
+    .action(async () => {
+      const config = loadConfig();
+      const ctx = await createContext(config);
+      const worker = startWorker(ctx, config.worker);
+      stopOnSignal(ctx, "shutting down: finishing the messages in hand", async () => {
+        await worker.stop();
+        await ctx.close();
+      });
     });
 
   program
@@ -39,4 +42,19 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
       const applied = ran.length === 0 ? "nothing to apply" : `applied ${ran.join(", ")}`;
       print(output(), { migrated: true, ran }, [`Database schema is up to date (${applied}).`]);
     });
+}
+
+function stopOnSignal(ctx: AppContext, message: string, stop: () => Promise<void>): void {
+  const shutdown = (signal: NodeJS.Signals) => {
+    ctx.log.info({ signal }, message);
+    stop().then(
+      () => process.exit(0),
+      (error) => {
+        ctx.log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
 }

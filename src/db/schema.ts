@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import type { SmsEncoding } from "../dlt/encoding.js";
 
 export type Environment = "live" | "sandbox";
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
@@ -58,12 +59,114 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+export type TemplateCategory = "transactional" | "service_implicit" | "service_explicit" | "promotional";
+export const TEMPLATE_CATEGORIES: readonly TemplateCategory[] = [
+  "transactional",
+  "service_implicit",
+  "service_explicit",
+  "promotional",
+];
+export type TemplateStatus = "active" | "inactive";
+
+export interface SendersTable {
+  account_id: string;
+  /** The DLT header: 6 capital letters, or 6 digits for promotional templates. */
+  sender: string;
+  created_at: Timestamp;
+}
+
+export interface TemplatesTable {
+  id: string;
+  account_id: string;
+  /** DLT content template id: a numeric string, beyond JavaScript's safe integers. */
+  template_id: string;
+  /** DLT principal entity (PE) id. */
+  entity_id: string;
+  name: string;
+  category: TemplateCategory;
+  /** Content with named placeholders `{#name#}`. */
+  content: string;
+  /** JSON array of the placeholder names, in order of first appearance. */
+  placeholders: string;
+  /** JSON array of the senders the template may go out under. */
+  senders: string;
+  status: TemplateStatus;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type Channel = "sms" | "whatsapp" | "voice";
+export type MessageStatus = "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+
+export interface MessagesTable {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  channel: Channel;
+  recipient: string;
+  sender: string | null;
+  template_id: string | null;
+  entity_id: string | null;
+  reference: string | null;
+  text: string;
+  encoding: SmsEncoding;
+  segments: number;
+  /** What was debited, in 1/10,000 INR. */
+  cost: number;
+  status: MessageStatus;
+  error_code: string | null;
+  error_message: string | null;
+  /** The carrier that accepted (or last tried) the message. */
+  carrier: string | null;
+  attempts: number;
+  /** Queue: when a queued message may next be tried. */
+  next_attempt_at: Timestamp | null;
+  /** Queue: a worker's claim; once it passes, another worker may take the message. */
+  lease_until: Timestamp | null;
+  lease_owner: string | null;
+  created_at: Timestamp;
+  submitted_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+  undelivered_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export type PartStatus = "submitted" | "delivered" | "undelivered";
+
+export interface CarrierMessagesTable {
+  carrier: string;
+  carrier_message_id: string;
+  message_id: string;
+  /** 1-based part number of a concatenated message. */
+  part: number;
+  status: PartStatus;
+  error_code: string | null;
+  updated_at: Timestamp;
+}
+
+export interface SandboxMessagesTable {
+  id: string;
+  account_id: string;
+  message_id: string;
+  channel: Channel;
+  recipient: string;
+  /** Exactly what would have been sent or spoken. */
+  text: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
+  senders: SendersTable;
+  templates: TemplatesTable;
+  messages: MessagesTable;
+  carrier_messages: CarrierMessagesTable;
+  sandbox_messages: SandboxMessagesTable;
 }
 
 export type Db = Kysely<Database>;

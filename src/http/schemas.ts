@@ -5,7 +5,7 @@ import { ERROR_STATUS } from "../errors.js";
 export const ErrorResponse = Type.Object(
   {
     error: Type.Object({
-      code: Type.Union(Object.keys(ERROR_STATUS).map((code) => Type.Literal(code))),
+      code: Type.String({ enum: Object.keys(ERROR_STATUS) }),
       message: Type.String(),
       param: Type.Optional(Type.String()),
       request_id: Type.String(),

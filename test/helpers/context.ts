@@ -1,6 +1,8 @@
 import type { Clock } from "../../src/clock.js";
+import { loadConfig } from "../../src/config.js";
 import { type AppContext, createContext } from "../../src/context.js";
 import type { Environment } from "../../src/db/schema.js";
+import type { Carriers } from "../../src/delivery/carrier.js";
 import { createLogger, type Logger } from "../../src/logger.js";
 
 export const TEST_SECRET = "test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
@@ -24,12 +26,19 @@ export class TestClock implements Clock {
 
 export function openTestContext(
   databaseUrl: string,
-  options: { clock?: Clock; log?: Logger } = {},
+  options: { clock?: Clock; log?: Logger; liveCarriers?: Carriers["live"]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<AppContext> {
-  return createContext(
-    { host: "127.0.0.1", port: 0, databaseUrl, secret: TEST_SECRET, logLevel: "silent" },
-    { clock: options.clock ?? new TestClock(), log: options.log ?? createLogger("silent") },
-  );
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    DAKIYA_SECRET: TEST_SECRET,
+    LOG_LEVEL: "silent",
+    ...options.env,
+  });
+  return createContext(config, {
+    clock: options.clock ?? new TestClock(),
+    log: options.log ?? createLogger("silent"),
+    liveCarriers: options.liveCarriers ?? {},
+  });
 }
 
 export type { Environment };

@@ -1,0 +1,138 @@
+import { type Command, Option } from "commander";
+import { TEMPLATE_CATEGORIES, type TemplateCategory, type TemplateStatus } from "../db/schema.js";
+import {
+  addSender,
+  addTemplate,
+  listSenders,
+  listTemplates,
+  removeSender,
+  type Sender,
+  setTemplateStatus,
+  type Template,
+} from "../dlt/registry.js";
+import { commandGroup, type OutputOptions, print, withContext } from "./run.js";
+
+export function dltCommands(program: Command, output: () => OutputOptions): void {
+  const sender = commandGroup(program, "sender", "manage the DLT headers (sender ids) of an account");
+
+  sender
+    .command("add")
+    .description("register a DLT header: 6 letters (transactional, service) or 6 digits (promotional)")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .requiredOption("--sender <header>", "the header, e.g. DAKIYA")
+    .action(async (opts: { account: string; sender: string }) => {
+      const added = await withContext((ctx) => addSender(ctx, opts.account, opts.sender));
+      print(output(), added, [`Registered sender ${added.sender}.`]);
+    });
+
+  sender
+    .command("list")
+    .description("list an account's registered headers")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .action(async (opts: { account: string }) => {
+      const data = await withContext((ctx) => listSenders(ctx, opts.account));
+      print(output(), { data }, data.length === 0 ? ["No senders."] : data.map(describeSender));
+    });
+
+  sender
+    .command("remove")
+    .description("unregister a header; sends under it are refused from then on")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .requiredOption("--sender <header>", "the header, e.g. DAKIYA")
+    .action(async (opts: { account: string; sender: string }) => {
+      const header = opts.sender.trim().toUpperCase();
+      await withContext((ctx) => removeSender(ctx, opts.account, header));
+      print(output(), { sender: header, removed: true }, [`Removed sender ${header}.`]);
+    });
+
+  const template = commandGroup(program, "template", "manage the DLT content templates of an account");
+
+  template
+    .command("add")
+    .description("register a DLT content template; bare {#var#} placeholders become {#var1#}, {#var2#}, …")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .requiredOption("--template-id <digits>", "DLT content template id")
+    .requiredOption("--entity-id <digits>", "DLT principal entity (PE) id")
+    .requiredOption("--name <name>", "a name to tell templates apart")
+    .addOption(
+      new Option("--category <category>", "the DLT category")
+        .choices(TEMPLATE_CATEGORIES)
+        .makeOptionMandatory(),
+    )
+    .requiredOption(
+      "--senders <headers>",
+      "comma-separated registered headers, e.g. DAKIYA,DKYOTP",
+      parseList,
+    )
+    .requiredOption("--content <text>", 'the approved text, e.g. "Your code is {#otp#}"')
+    .action(
+      async (opts: {
+        account: string;
+        templateId: string;
+        entityId: string;
+        name: string;
+        category: TemplateCategory;
+        senders: string[];
+        content: string;
+      }) => {
+        const added = await withContext((ctx) =>
+          addTemplate(ctx, {
+            accountId: opts.account,
+            templateId: opts.templateId,
+            entityId: opts.entityId,
+            name: opts.name,
+            category: opts.category,
+            senders: opts.senders,
+            content: opts.content,
+          }),
+        );
+        print(output(), added, [`Registered ${describeTemplate(added)}`]);
+      },
+    );
+
+  template
+    .command("list")
+    .description("list an account's templates")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .action(async (opts: { account: string }) => {
+      const data = await withContext((ctx) => listTemplates(ctx, opts.account));
+      print(output(), { data }, data.length === 0 ? ["No templates."] : data.map(describeTemplate));
+    });
+
+  for (const [command, status, what] of [
+    ["deactivate", "inactive", "stop sends with a template (template_inactive)"],
+    ["activate", "active", "allow sends with a template again"],
+  ] as const satisfies ReadonlyArray<readonly [string, TemplateStatus, string]>) {
+    template
+      .command(command)
+      .description(what)
+      .requiredOption("--account <id>", "account id (acct_…)")
+      .requiredOption("--template-id <digits>", "DLT content template id")
+      .action(async (opts: { account: string; templateId: string }) => {
+        const updated = await withContext((ctx) =>
+          setTemplateStatus(ctx, opts.account, opts.templateId, status),
+        );
+        print(output(), updated, [`Template ${updated.template_id} is now ${updated.status}.`]);
+      });
+  }
+}
+
+function parseList(value: string): string[] {
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+function describeSender(sender: Sender): string {
+  return `${sender.sender} registered ${sender.created_at}`;
+}
+
+function describeTemplate(template: Template): string {
+  const placeholders = template.placeholders.length === 0 ? "none" : template.placeholders.join(",");
+  return (
+    `${template.template_id} ${template.status} ${template.category} "${template.name}" ` +
+    `entity ${template.entity_id} senders ${template.senders.join(",")} placeholders ${placeholders}: ` +
+    JSON.stringify(template.content)
+  );
+}

@@ -1,0 +1,50 @@
+import type { Channel, Environment } from "../db/schema.js";
+import type { SmsEncoding } from "../dlt/encoding.js";
+
+/** What a carrier needs to deliver one message. */
+export interface OutboundMessage {
+  id: string;
+  accountId: string;
+  environment: Environment;
+  channel: Channel;
+  to: string;
+  sender: string | null;
+  templateId: string | null;
+  entityId: string | null;
+  text: string;
+  encoding: SmsEncoding;
+  segments: number;
+}
+
+/** A delivery report from the network for one accepted part. */
+export interface Receipt {
+  carrier: string;
+  carrierMessageId: string;
+  state: "delivered" | "undelivered";
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+export type SendResult =
+  /** The carrier took the message; one id per part. `receipts` are reports already known at acceptance. */
+  | { outcome: "accepted"; carrierMessageIds: string[]; receipts?: Receipt[] }
+  /** Try again later (throttled, queue full, connection down). */
+  | { outcome: "retryable"; errorCode: string; errorMessage: string; retryAfterSeconds?: number }
+  /** Never going to be accepted: the message fails and its charge is refunded. */
+  | { outcome: "permanent"; errorCode: string; errorMessage: string };
+
+/**
+ * One way out of Dakiya: the sandbox inbox, an SMSC over SMPP, the WhatsApp Cloud API, a voice
+ * provider. Outcomes are data; a thrown error counts as retryable.
+ */
+export interface Carrier {
+  readonly name: string;
+  send(message: OutboundMessage): Promise<SendResult>;
+  close?(): Promise<void>;
+}
+
+/** The carriers of a process: sandbox traffic always goes to the sandbox; live traffic per channel, if configured. */
+export interface Carriers {
+  sandbox: Carrier;
+  live: Partial<Record<Channel, Carrier>>;
+}

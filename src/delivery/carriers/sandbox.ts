@@ -1,0 +1,83 @@
+import { isoNow } from "../../clock.js";
+import type { AppContext } from "../../context.js";
+import { newId } from "../../ids.js";
+import type { Carrier, OutboundMessage, Receipt, SendResult } from "../carrier.js";
+
+export const SANDBOX_CARRIER = "sandbox";
+
+/** The sandbox test numbers of API.md §7 and what each does. */
+const TEST_NUMBERS: Record<string, "invalid_number" | "dnd_blocked" | "carrier_rejected" | "no_receipt"> = {
+  "+919999999911": "invalid_number",
+  "+919999999922": "dnd_blocked",
+  "+919999999933": "carrier_rejected",
+  "+919999999944": "no_receipt",
+};
+
+/**
+ * Delivers into the sandbox inbox and never off the machine. Outcomes go through the same
+ * paths a real carrier's answers take: acceptance, receipts, permanent failure.
+ */
+export function createSandboxCarrier(ctx: Pick<AppContext, "db" | "clock">): Carrier {
+  return {
+    name: SANDBOX_CARRIER,
+    async send(message: OutboundMessage): Promise<SendResult> {
+      const behaviour = TEST_NUMBERS[message.to];
+      if (behaviour === "carrier_rejected") {
+        return {
+          outcome: "permanent",
+          errorCode: "carrier_rejected",
+          errorMessage: "The carrier rejected the message.",
+        };
+      }
+      const carrierMessageId = newId("sbx");
+      await ctx.db
+        .insertInto("sandbox_messages")
+        .values({
+          id: carrierMessageId,
+          account_id: message.accountId,
+          message_id: message.id,
+          channel: message.channel,
+          recipient: message.to,
+          text: message.text,
+          created_at: isoNow(ctx.clock),
+        })
+        .execute();
+      return {
+        outcome: "accepted",
+        carrierMessageIds: [carrierMessageId],
+        receipts: receiptFor(carrierMessageId, behaviour),
+      };
+    },
+  };
+}
+
+function receiptFor(
+  carrierMessageId: string,
+  behaviour: (typeof TEST_NUMBERS)[string] | undefined,
+): Receipt[] {
+  const receipt = { carrier: SANDBOX_CARRIER, carrierMessageId };
+  switch (behaviour) {
+    case "no_receipt":
+      return [];
+    case "invalid_number":
+      return [
+        {
+          ...receipt,
+          state: "undelivered",
+          errorCode: "invalid_number",
+          errorMessage: "The number does not exist.",
+        },
+      ];
+    case "dnd_blocked":
+      return [
+        {
+          ...receipt,
+          state: "undelivered",
+          errorCode: "dnd_blocked",
+          errorMessage: "The number is on the DND registry.",
+        },
+      ];
+    default:
+      return [{ ...receipt, state: "delivered" }];
+  }
+}

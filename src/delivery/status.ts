@@ -1,0 +1,187 @@
+import type { Transaction } from "kysely";
+import { applyLedgerChange } from "../accounts/ledger.js";
+import { isoAfter, isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import type { Database } from "../db/schema.js";
+import type { Receipt } from "./carrier.js";
+
+/** The claim a worker holds on a message while it delivers it. */
+export interface Lease {
+  messageId: string;
+  owner: string;
+}
+
+/**
+ * The carrier took the message: record its part ids and leave the queue. Receipts the carrier
+ * already knows (the sandbox's) are recorded in the same transaction, so a crash cannot keep
+ * the acceptance and lose them.
+ */
+export async function markSubmitted(
+  ctx: AppContext,
+  lease: Lease,
+  carrier: string,
+  carrierMessageIds: string[],
+  receipts: Receipt[] = [],
+): Promise<boolean> {
+  const now = isoNow(ctx.clock);
+  return ctx.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("messages")
+      .set((eb) => ({
+        status: "submitted",
+        carrier,
+        submitted_at: now,
+        updated_at: now,
+        attempts: eb("attempts", "+", 1),
+        error_code: null,
+        error_message: null,
+        next_attempt_at: null,
+        lease_until: null,
+        lease_owner: null,
+      }))
+      .where("id", "=", lease.messageId)
+      .where("status", "=", "queued")
+      .where("lease_owner", "=", lease.owner)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return false;
+    if (carrierMessageIds.length > 0) {
+      await trx
+        .insertInto("carrier_messages")
+        .values(
+          carrierMessageIds.map((carrierMessageId, index) => ({
+            carrier,
+            carrier_message_id: carrierMessageId,
+            message_id: lease.messageId,
+            part: index + 1,
+            status: "submitted" as const,
+            error_code: null,
+            updated_at: now,
+          })),
+        )
+        .execute();
+    }
+    for (const receipt of receipts) await recordReceipt(trx, now, receipt);
+    return true;
+  });
+}
+
+/** Puts a message back in the queue to be tried again after `delaySeconds`. */
+export async function scheduleRetry(
+  ctx: AppContext,
+  lease: Lease,
+  error: { code: string; message: string },
+  delaySeconds: number,
+): Promise<void> {
+  await ctx.db
+    .updateTable("messages")
+    .set((eb) => ({
+      attempts: eb("attempts", "+", 1),
+      error_code: error.code,
+      error_message: error.message,
+      next_attempt_at: isoAfter(ctx.clock, delaySeconds),
+      lease_until: null,
+      lease_owner: null,
+      updated_at: isoNow(ctx.clock),
+    }))
+    .where("id", "=", lease.messageId)
+    .where("status", "=", "queued")
+    .where("lease_owner", "=", lease.owner)
+    .execute();
+}
+
+/**
+ * The message was never accepted and never will be: it fails and its charge goes back through
+ * the ledger, in one transaction. Only a queued message can fail, so the refund happens once.
+ */
+export async function failMessage(
+  ctx: AppContext,
+  messageId: string,
+  error: { code: string; message: string },
+  owner?: string,
+): Promise<boolean> {
+  const now = isoNow(ctx.clock);
+  return ctx.db.transaction().execute(async (trx) => {
+    let update = trx
+      .updateTable("messages")
+      .set((eb) => ({
+        status: "failed",
+        failed_at: now,
+        updated_at: now,
+        attempts: eb("attempts", "+", 1),
+        error_code: error.code,
+        error_message: error.message,
+        next_attempt_at: null,
+        lease_until: null,
+        lease_owner: null,
+      }))
+      .where("id", "=", messageId)
+      .where("status", "=", "queued");
+    if (owner !== undefined) update = update.where("lease_owner", "=", owner);
+    const failed = await update
+      .returning(["account_id", "environment", "cost", "channel"])
+      .executeTakeFirst();
+    if (!failed) return false;
+    const cost = Number(failed.cost);
+    if (cost > 0) {
+      await applyLedgerChange(trx, ctx.clock, {
+        accountId: failed.account_id,
+        environment: failed.environment,
+        amount: cost,
+        reason: `${failed.channel}_refund`,
+        reference: messageId,
+      });
+    }
+    return true;
+  });
+}
+
+/**
+ * A delivery report for one part. A message is `delivered` when every part is, and
+ * `undelivered` as soon as one part is; later reports for a finished message change nothing.
+ * Returns false for a carrier message id Dakiya does not know.
+ */
+export function applyReceipt(ctx: AppContext, receipt: Receipt): Promise<boolean> {
+  return ctx.db.transaction().execute((trx) => recordReceipt(trx, isoNow(ctx.clock), receipt));
+}
+
+async function recordReceipt(trx: Transaction<Database>, now: string, receipt: Receipt): Promise<boolean> {
+  const part = await trx
+    .updateTable("carrier_messages")
+    .set({ status: receipt.state, error_code: receipt.errorCode ?? null, updated_at: now })
+    .where("carrier", "=", receipt.carrier)
+    .where("carrier_message_id", "=", receipt.carrierMessageId)
+    .returning("message_id")
+    .executeTakeFirst();
+  if (!part) return false;
+
+  if (receipt.state === "undelivered") {
+    await trx
+      .updateTable("messages")
+      .set({
+        status: "undelivered",
+        undelivered_at: now,
+        updated_at: now,
+        error_code: receipt.errorCode ?? "undelivered",
+        error_message: receipt.errorMessage ?? "The carrier could not deliver the message.",
+      })
+      .where("id", "=", part.message_id)
+      .where("status", "=", "submitted")
+      .execute();
+    return true;
+  }
+  const pending = await trx
+    .selectFrom("carrier_messages")
+    .select("carrier_message_id")
+    .where("message_id", "=", part.message_id)
+    .where("status", "!=", "delivered")
+    .executeTakeFirst();
+  if (!pending) {
+    await trx
+      .updateTable("messages")
+      .set({ status: "delivered", delivered_at: now, updated_at: now })
+      .where("id", "=", part.message_id)
+      .where("status", "=", "submitted")
+      .execute();
+  }
+  return true;
+}

@@ -1,0 +1,122 @@
+import { isoAfter, isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import { claimDueMessages } from "../db/queue-claims.js";
+import type { MessagesTable } from "../db/schema.js";
+import { randomBase62 } from "../ids.js";
+import type { Carrier, OutboundMessage, SendResult } from "./carrier.js";
+import { failMessage, type Lease, markSubmitted, scheduleRetry } from "./status.js";
+import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./worker-options.js";
+
+const MAX_BACKOFF_SECONDS = 300;
+
+export type { WorkerOptions };
+
+export interface RunningWorker {
+  readonly id: string;
+  /** Finishes the messages in hand, then stops claiming. */
+  stop(): Promise<void>;
+}
+
+/** Works the delivery queue until stopped. */
+export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {}): RunningWorker {
+  const settings = { ...DEFAULT_WORKER_OPTIONS, ...options };
+  const id = `wkr_${randomBase62(12)}`;
+  let stopped = false;
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const batch = await claimDueMessages(ctx.db, ctx.dialect, {
+          owner: id,
+          now: isoNow(ctx.clock),
+          leaseUntil: isoAfter(ctx.clock, settings.leaseSeconds),
+          limit: settings.batchSize,
+        });
+        if (batch.length === 0) {
+          await ctx.queue.wait(settings.pollIntervalMs);
+          continue;
+        }
+        await Promise.all(batch.map((row) => deliver(ctx, row, id, settings)));
+      } catch (error) {
+        ctx.log.error({ err: error, worker: id }, "delivery worker round failed");
+        await ctx.queue.wait(settings.pollIntervalMs);
+      }
+    }
+  })();
+
+  ctx.log.info({ worker: id }, "delivery worker started");
+  return {
+    id,
+    async stop() {
+      stopped = true;
+      ctx.queue.notify();
+      await loop;
+      ctx.log.info({ worker: id }, "delivery worker stopped");
+    },
+  };
+}
+
+async function deliver(
+  ctx: AppContext,
+  row: MessagesTable,
+  owner: string,
+  settings: WorkerOptions,
+): Promise<void> {
+  const lease: Lease = { messageId: row.id, owner };
+  const carrier = carrierFor(ctx, row);
+  const result: SendResult = carrier
+    ? await carrier.send(toOutbound(row)).catch((error: unknown) => {
+        ctx.log.warn({ err: error, message_id: row.id, carrier: carrier.name }, "carrier send threw");
+        return {
+          outcome: "retryable",
+          errorCode: "carrier_error",
+          errorMessage: "The carrier could not be reached.",
+        };
+      })
+    : {
+        outcome: "retryable",
+        errorCode: "channel_not_configured",
+        errorMessage: `No live ${row.channel} carrier is configured.`,
+      };
+
+  if (result.outcome === "accepted") {
+    if (!carrier) return;
+    const recorded = await markSubmitted(ctx, lease, carrier.name, result.carrierMessageIds, result.receipts);
+    if (!recorded)
+      ctx.log.warn({ message_id: row.id }, "message accepted by the carrier after its lease was lost");
+    return;
+  }
+  const error = { code: result.errorCode, message: result.errorMessage };
+  if (result.outcome === "permanent" || row.attempts + 1 >= settings.maxAttempts) {
+    await failMessage(ctx, row.id, error, owner);
+    return;
+  }
+  await scheduleRetry(ctx, lease, error, backoffSeconds(row.attempts, result.retryAfterSeconds));
+}
+
+function carrierFor(ctx: AppContext, row: MessagesTable): Carrier | undefined {
+  return row.environment === "sandbox" ? ctx.carriers.sandbox : ctx.carriers.live[row.channel];
+}
+
+/** 1, 2, 4, … seconds up to 5 minutes, with ±20% jitter so retries of a burst spread out. */
+export function backoffSeconds(attempts: number, atLeast = 0): number {
+  const base = Math.min(2 ** attempts, MAX_BACKOFF_SECONDS);
+  const jittered = base * (0.8 + Math.random() * 0.4);
+  return Math.max(atLeast, Math.round(jittered * 1000) / 1000);
+}
+
+function toOutbound(row: MessagesTable): OutboundMessage {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    environment: row.environment,
+    channel: row.channel,
+    to: row.recipient,
+    sender: row.sender,
+    templateId: row.template_id,
+    entityId: row.entity_id,
+    text: row.text,
+    encoding: row.encoding,
+    segments: row.segments,
+  };
+}

@@ -1,0 +1,278 @@
+/**
+ * The DLT registry of an account: its headers (senders) and content templates, as registered on
+ * the DLT portal. Sends are checked against it (API.md §4).
+ */
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import {
+  type DbOrTrx,
+  TEMPLATE_CATEGORIES,
+  type TemplateCategory,
+  type TemplateStatus,
+  type TemplatesTable,
+} from "../db/schema.js";
+import { ApiError } from "../errors.js";
+import { newId } from "../ids.js";
+import { parseTemplateContent } from "./placeholders.js";
+
+export interface Sender {
+  sender: string;
+  created_at: string;
+}
+
+export interface Template {
+  id: string;
+  template_id: string;
+  entity_id: string;
+  name: string;
+  category: TemplateCategory;
+  content: string;
+  placeholders: string[];
+  senders: string[];
+  status: TemplateStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewTemplate {
+  accountId: string;
+  /** DLT content template id: digits, kept as a string (DLT issues 19, beyond safe integers). */
+  templateId: string;
+  /** DLT principal entity (PE) id. */
+  entityId: string;
+  name: string;
+  category: TemplateCategory;
+  senders: string[];
+  content: string;
+}
+
+export const TEMPLATE_STATUSES: readonly TemplateStatus[] = ["active", "inactive"];
+/** Transactional and service headers: 6 letters. */
+const LETTER_HEADER = /^[A-Z]{6}$/;
+/** Promotional headers: 6 digits, the first the consumer preference category. */
+const DIGIT_HEADER = /^[0-9]{6}$/;
+const DLT_ID = /^[0-9]{1,30}$/;
+export const MAX_TEMPLATE_NAME_LENGTH = 100;
+
+export async function addSender(ctx: AppContext, accountId: string, sender: string): Promise<Sender> {
+  const header = normaliseHeader(sender);
+  if (!LETTER_HEADER.test(header) && !DIGIT_HEADER.test(header)) {
+    throw new ApiError(
+      "invalid_request",
+      `sender ${JSON.stringify(sender)} is not a DLT header: 6 letters A-Z for transactional and service ` +
+        "templates, or 6 digits for promotional ones.",
+      "sender",
+    );
+  }
+  const row = { account_id: accountId, sender: header, created_at: isoNow(ctx.clock) };
+  await ctx.db.transaction().execute(async (trx) => {
+    await requireAccountRow(trx, accountId);
+    const inserted = await trx
+      .insertInto("senders")
+      .values(row)
+      .onConflict((oc) => oc.columns(["account_id", "sender"]).doNothing())
+      .returning("sender")
+      .executeTakeFirst();
+    if (!inserted) {
+      throw new ApiError("invalid_request", `sender ${header} is already registered.`, "sender");
+    }
+  });
+  return { sender: row.sender, created_at: row.created_at };
+}
+
+export async function listSenders(ctx: AppContext, accountId: string): Promise<Sender[]> {
+  await requireAccountRow(ctx.db, accountId);
+  return ctx.db
+    .selectFrom("senders")
+    .select(["sender", "created_at"])
+    .where("account_id", "=", accountId)
+    .orderBy("sender")
+    .execute();
+}
+
+/** Unregisters a header. Sends under it are refused (`unknown_sender`) from then on. */
+export async function removeSender(ctx: AppContext, accountId: string, sender: string): Promise<void> {
+  const header = normaliseHeader(sender);
+  const result = await ctx.db
+    .deleteFrom("senders")
+    .where("account_id", "=", accountId)
+    .where("sender", "=", header)
+    .executeTakeFirst();
+  if (result.numDeletedRows === 0n) {
+    throw new ApiError("not_found", `No sender ${header} on this account.`, "sender");
+  }
+}
+
+export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<Template> {
+  const templateId = requireDltId(input.templateId, "template_id");
+  const entityId = requireDltId(input.entityId, "entity_id");
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > MAX_TEMPLATE_NAME_LENGTH) {
+    throw new ApiError(
+      "invalid_request",
+      `name must be 1 to ${MAX_TEMPLATE_NAME_LENGTH} characters.`,
+      "name",
+    );
+  }
+  if (!TEMPLATE_CATEGORIES.includes(input.category)) {
+    throw new ApiError(
+      "invalid_request",
+      `category must be one of ${TEMPLATE_CATEGORIES.join(", ")}.`,
+      "category",
+    );
+  }
+  const senders = [...new Set(input.senders.map(normaliseHeader).filter((s) => s !== ""))];
+  if (senders.length === 0) {
+    throw new ApiError("invalid_request", "a template needs at least one sender.", "senders");
+  }
+  const promotional = input.category === "promotional";
+  const misfit = senders.find((s) => !(promotional ? DIGIT_HEADER : LETTER_HEADER).test(s));
+  if (misfit !== undefined) {
+    const rule = promotional
+      ? "promotional templates go out under 6-digit headers"
+      : `${input.category} templates go out under 6-letter headers`;
+    throw new ApiError("invalid_request", `sender ${misfit} does not fit: ${rule}.`, "senders");
+  }
+  const { content, placeholders } = parseTemplateContent(input.content);
+
+  const now = isoNow(ctx.clock);
+  const row: TemplatesTable = {
+    id: newId("tpl"),
+    account_id: input.accountId,
+    template_id: templateId,
+    entity_id: entityId,
+    name,
+    category: input.category,
+    content,
+    placeholders: JSON.stringify(placeholders),
+    senders: JSON.stringify(senders),
+    status: "active",
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await requireAccountRow(trx, input.accountId);
+    const registered = await trx
+      .selectFrom("senders")
+      .select("sender")
+      .where("account_id", "=", input.accountId)
+      .where("sender", "in", senders)
+      .execute();
+    const known = new Set(registered.map((r) => r.sender));
+    const unknown = senders.filter((s) => !known.has(s));
+    if (unknown.length > 0) {
+      throw new ApiError(
+        "invalid_request",
+        unknown.length === 1
+          ? `sender ${unknown[0]} is not registered for this account: add it first.`
+          : `senders ${unknown.join(", ")} are not registered for this account: add them first.`,
+        "senders",
+      );
+    }
+    const inserted = await trx
+      .insertInto("templates")
+      .values(row)
+      .onConflict((oc) => oc.columns(["account_id", "template_id"]).doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!inserted) {
+      throw new ApiError(
+        "invalid_request",
+        `template ${templateId} is already registered for this account.`,
+        "template_id",
+      );
+    }
+  });
+  return toTemplate(row);
+}
+
+export async function listTemplates(ctx: AppContext, accountId: string): Promise<Template[]> {
+  await requireAccountRow(ctx.db, accountId);
+  const rows = await ctx.db
+    .selectFrom("templates")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .orderBy("created_at")
+    .orderBy("template_id")
+    .execute();
+  return rows.map(toTemplate);
+}
+
+export async function setTemplateStatus(
+  ctx: AppContext,
+  accountId: string,
+  templateId: string,
+  status: TemplateStatus,
+): Promise<Template> {
+  if (!TEMPLATE_STATUSES.includes(status)) {
+    throw new ApiError("invalid_request", `status must be one of ${TEMPLATE_STATUSES.join(", ")}.`, "status");
+  }
+  const row = await ctx.db
+    .updateTable("templates")
+    .set({ status, updated_at: isoNow(ctx.clock) })
+    .where("account_id", "=", accountId)
+    .where("template_id", "=", templateId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new ApiError("not_found", `No template ${templateId} on this account.`, "template_id");
+  return toTemplate(row);
+}
+
+/** The send path's template lookup: one query on the (account_id, template_id) unique index. */
+export async function findTemplate(
+  db: DbOrTrx,
+  accountId: string,
+  templateId: string,
+): Promise<Template | undefined> {
+  const row = await db
+    .selectFrom("templates")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where("template_id", "=", templateId)
+    .executeTakeFirst();
+  return row && toTemplate(row);
+}
+
+/** The send path's sender check: one query on the (account_id, sender) primary key. Exact match. */
+export async function senderExists(db: DbOrTrx, accountId: string, sender: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("senders")
+    .select("sender")
+    .where("account_id", "=", accountId)
+    .where("sender", "=", sender)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+function toTemplate(row: TemplatesTable): Template {
+  return {
+    id: row.id,
+    template_id: row.template_id,
+    entity_id: row.entity_id,
+    name: row.name,
+    category: row.category,
+    content: row.content,
+    placeholders: JSON.parse(row.placeholders) as string[],
+    senders: JSON.parse(row.senders) as string[],
+    status: row.status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function normaliseHeader(sender: string): string {
+  return sender.trim().toUpperCase();
+}
+
+function requireDltId(value: string, param: "template_id" | "entity_id"): string {
+  const id = value.trim();
+  if (!DLT_ID.test(id)) {
+    throw new ApiError("invalid_request", `${param} must be a DLT id: 1 to 30 digits.`, param);
+  }
+  return id;
+}
+
+async function requireAccountRow(db: DbOrTrx, accountId: string): Promise<void> {
+  const row = await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst();
+  if (!row) throw new ApiError("not_found", `No account ${accountId}.`, "account");
+}

@@ -1,0 +1,50 @@
+import { Type } from "typebox";
+import type { AppContext } from "../context.js";
+import { ApiError } from "../errors.js";
+import { ErrorResponse } from "../http/schemas.js";
+import { type App, principalOf } from "../http/types.js";
+import { requireIndianMobile } from "../phone.js";
+
+const InboxItem = Type.Object({
+  id: Type.String(),
+  message_id: Type.String(),
+  channel: Type.String(),
+  to: Type.String(),
+  text: Type.String(),
+  created_at: Type.String(),
+});
+
+export function sandboxRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    "/v2/sandbox/messages",
+    {
+      schema: {
+        summary: "The sandbox inbox: what sandbox keys sent, newest first",
+        tags: ["Sandbox"],
+        security: [{ apiKey: [] }],
+        querystring: Type.Object(
+          {
+            to: Type.Optional(Type.String({ maxLength: 32 })),
+            limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ data: Type.Array(InboxItem) }), 404: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const { accountId, environment } = principalOf(request);
+      if (environment !== "sandbox")
+        throw new ApiError("not_found", "The sandbox inbox is for sandbox keys.");
+      const { to, limit } = request.query;
+      if (to !== undefined) requireIndianMobile(to);
+      let query = ctx.db
+        .selectFrom("sandbox_messages")
+        .select(["id", "message_id", "channel", "recipient as to", "text", "created_at"])
+        .where("account_id", "=", accountId);
+      if (to !== undefined) query = query.where("recipient", "=", to);
+      const data = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+      return { data };
+    },
+  );
+}

@@ -1,0 +1,81 @@
+import type { AppContext } from "../context.js";
+import type { Environment, MessagesTable } from "../db/schema.js";
+import { ApiError } from "../errors.js";
+import { formatInr } from "../money.js";
+
+/** A message as the API shows it (API.md §4). */
+export interface MessageView {
+  id: string;
+  status: MessagesTable["status"];
+  environment: Environment;
+  channel: MessagesTable["channel"];
+  to: string;
+  sender: string | null;
+  template_id: string | null;
+  reference: string | null;
+  text: string;
+  encoding: MessagesTable["encoding"];
+  segments: number;
+  cost: string;
+  currency: "INR";
+  error_code: string | null;
+  error_message: string | null;
+  carrier_message_ids: string[];
+  created_at: string;
+  submitted_at: string | null;
+  delivered_at: string | null;
+  undelivered_at: string | null;
+  failed_at: string | null;
+}
+
+export function toMessageView(row: MessagesTable, carrierMessageIds: string[] = []): MessageView {
+  return {
+    id: row.id,
+    status: row.status,
+    environment: row.environment,
+    channel: row.channel,
+    to: row.recipient,
+    sender: row.sender,
+    template_id: row.template_id,
+    reference: row.reference,
+    text: row.text,
+    encoding: row.encoding,
+    segments: row.segments,
+    cost: formatInr(Number(row.cost)),
+    currency: "INR",
+    error_code: row.error_code,
+    error_message: row.error_message,
+    carrier_message_ids: carrierMessageIds,
+    created_at: row.created_at,
+    submitted_at: row.submitted_at,
+    delivered_at: row.delivered_at,
+    undelivered_at: row.undelivered_at,
+    failed_at: row.failed_at,
+  };
+}
+
+/** A message of this account and environment; anything else is `not_found`, never a hint that it exists. */
+export async function getMessage(
+  ctx: AppContext,
+  scope: { accountId: string; environment: Environment },
+  id: string,
+): Promise<MessageView> {
+  const row = await ctx.db
+    .selectFrom("messages")
+    .selectAll()
+    .where("id", "=", id)
+    .where("account_id", "=", scope.accountId)
+    .where("environment", "=", scope.environment)
+    .executeTakeFirst();
+  if (!row) throw new ApiError("not_found", `No message ${id}.`, "id");
+  const parts = await ctx.db
+    .selectFrom("carrier_messages")
+    .select("carrier_message_id")
+    .where("message_id", "=", id)
+    .orderBy("part")
+    .execute();
+  return toMessageView(
+    row,
+    parts.map((p) => p.carrier_message_id),
+  );
+}

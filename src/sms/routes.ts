@@ -1,0 +1,39 @@
+import { Type } from "typebox";
+import type { AppContext } from "../context.js";
+import { ErrorResponse } from "../http/schemas.js";
+import { type App, principalOf } from "../http/types.js";
+import { getMessage } from "./messages.js";
+import { MessageResponse, SmsSendBody } from "./schemas.js";
+import { sendSms } from "./send.js";
+
+export function smsRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    "/v2/sms/send",
+    {
+      schema: {
+        summary: "Send a DLT-templated SMS",
+        description:
+          "Checks the destination, sender, template and variables, renders and prices the text, debits the balance and queues the message. Accepts Idempotency-Key.",
+        tags: ["SMS"],
+        security: [{ apiKey: [] }],
+        body: SmsSendBody,
+        response: { 202: MessageResponse, 400: ErrorResponse, 402: ErrorResponse, 422: ErrorResponse },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await sendSms(ctx, principalOf(request), request.body)),
+  );
+
+  app.get(
+    "/v2/sms/:id",
+    {
+      schema: {
+        summary: "A message and its delivery status",
+        tags: ["SMS"],
+        security: [{ apiKey: [] }],
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+        response: { 200: MessageResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => getMessage(ctx, principalOf(request), request.params.id),
+  );
+}

@@ -1,0 +1,152 @@
+import { applyLedgerChange } from "../accounts/ledger.js";
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import type { MessagesTable } from "../db/schema.js";
+import { analyseSms } from "../dlt/encoding.js";
+import { renderTemplate } from "../dlt/placeholders.js";
+import { findTemplate, senderExists, type Template } from "../dlt/registry.js";
+import { ApiError } from "../errors.js";
+import { newId } from "../ids.js";
+import type { KeyPrincipal } from "../keys/authenticate.js";
+import { requireIndianMobile } from "../phone.js";
+import { type MessageView, toMessageView } from "./messages.js";
+import { priceOf } from "./pricing.js";
+
+export const MAX_SEGMENTS = 10;
+
+export interface SmsSendRequest {
+  to: string;
+  sender: string;
+  template_id: string;
+  variables?: Record<string, string>;
+  reference?: string;
+}
+
+/**
+ * Checks a send in the contract's order (API.md §4), renders and prices it, then debits the
+ * balance, stores the message and queues it in one transaction: no message without its charge,
+ * no charge without its message.
+ */
+export async function sendSms(
+  ctx: AppContext,
+  principal: KeyPrincipal,
+  request: SmsSendRequest,
+): Promise<MessageView> {
+  const { accountId, environment } = principal;
+  requireIndianMobile(request.to);
+  const [senderKnown, template] = await Promise.all([
+    senderExists(ctx.db, accountId, request.sender),
+    findTemplate(ctx.db, accountId, request.template_id),
+  ]);
+  if (!senderKnown) {
+    throw new ApiError(
+      "unknown_sender",
+      `Sender ${request.sender} is not registered for this account.`,
+      "sender",
+    );
+  }
+  if (!template) {
+    throw new ApiError(
+      "unknown_template",
+      `Template ${request.template_id} is not registered.`,
+      "template_id",
+    );
+  }
+  if (template.status !== "active") {
+    throw new ApiError("template_inactive", `Template ${request.template_id} is inactive.`, "template_id");
+  }
+  if (!template.senders.includes(request.sender)) {
+    throw new ApiError(
+      "template_sender_mismatch",
+      `Template ${request.template_id} may not go out under ${request.sender}; it allows ${template.senders.join(", ")}.`,
+      "sender",
+    );
+  }
+  const variables = request.variables ?? {};
+  checkVariables(template, variables, ctx.maxVariableLength);
+
+  const text = renderTemplate(template.content, variables);
+  const { encoding, segments } = analyseSms(text);
+  if (segments > MAX_SEGMENTS) {
+    throw new ApiError(
+      "message_too_long",
+      `The rendered text needs ${segments} SMS parts; at most ${MAX_SEGMENTS} are allowed.`,
+      "variables",
+    );
+  }
+  if (environment === "live" && !ctx.carriers.live.sms) {
+    throw new ApiError("channel_not_configured", "Live SMS is not configured on this server (no SMSC).");
+  }
+
+  const now = isoNow(ctx.clock);
+  const row: MessagesTable = {
+    id: newId("msg"),
+    account_id: accountId,
+    environment,
+    channel: "sms",
+    recipient: request.to,
+    sender: request.sender,
+    template_id: template.template_id,
+    entity_id: template.entity_id,
+    reference: request.reference ?? null,
+    text,
+    encoding,
+    segments,
+    cost: priceOf(ctx.prices, "sms", segments),
+    status: "queued",
+    error_code: null,
+    error_message: null,
+    carrier: null,
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    lease_owner: null,
+    created_at: now,
+    submitted_at: null,
+    delivered_at: null,
+    undelivered_at: null,
+    failed_at: null,
+    updated_at: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    if (row.cost > 0) {
+      await applyLedgerChange(trx, ctx.clock, {
+        accountId,
+        environment,
+        amount: -row.cost,
+        reason: "sms_charge",
+        reference: row.id,
+      });
+    }
+    await trx.insertInto("messages").values(row).execute();
+  });
+  ctx.queue.notify();
+  return toMessageView(row);
+}
+
+function checkVariables(template: Template, variables: Record<string, string>, maxLength: number): void {
+  for (const name of template.placeholders) {
+    if (!(name in variables)) {
+      throw new ApiError("missing_variable", `The template needs variables.${name}.`, `variables.${name}`);
+    }
+  }
+  for (const name of Object.keys(variables)) {
+    if (!template.placeholders.includes(name)) {
+      throw new ApiError(
+        "unknown_variable",
+        `The template has no placeholder {#${name}#}; it has ${template.placeholders.map((p) => `{#${p}#}`).join(", ") || "none"}.`,
+        `variables.${name}`,
+      );
+    }
+  }
+  // Only once the names are right are the values looked at (API.md §4's order).
+  for (const [name, value] of Object.entries(variables)) {
+    if ([...value].length > maxLength) {
+      throw new ApiError(
+        "variable_too_long",
+        `variables.${name} is longer than ${maxLength} characters (the DLT limit).`,
+        `variables.${name}`,
+      );
+    }
+  }
+}

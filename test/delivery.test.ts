@@ -1,0 +1,339 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { changeBalance, getBalance, sumLedger } from "../src/accounts/ledger.js";
+import type { AppContext } from "../src/context.js";
+import { claimDueMessages } from "../src/db/queue-claims.js";
+import type { Environment } from "../src/db/schema.js";
+import type { Carrier, OutboundMessage, SendResult } from "../src/delivery/carrier.js";
+import { applyReceipt, failMessage, markSubmitted } from "../src/delivery/status.js";
+import { startWorker } from "../src/delivery/worker.js";
+import { addSender, addTemplate } from "../src/dlt/registry.js";
+import { sendSms } from "../src/sms/send.js";
+import { openTestContext, TEST_SECRET, TestClock } from "./helpers/context.js";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { countQueued, drainQueue, waitFor } from "./helpers/delivery.js";
+import { createTestAccount } from "./helpers/fixtures.js";
+
+const TEMPLATE_ID = "1107161234567890123";
+
+/** An account that can send: credits in `environment`, a sender and a one-variable template. */
+async function sendingAccount(ctx: AppContext, environment: Environment, credits = 100_000_000) {
+  const accountId = await createTestAccount(ctx);
+  await changeBalance(ctx, {
+    accountId,
+    environment,
+    amount: credits,
+    reason: "credits_added",
+    reference: null,
+  });
+  await addSender(ctx, accountId, "DAKIYA");
+  await addTemplate(ctx, {
+    accountId,
+    templateId: TEMPLATE_ID,
+    entityId: "1101000000000000001",
+    name: "code",
+    category: "transactional",
+    senders: ["DAKIYA"],
+    content: "Your code is {#code#}. -Dakiya",
+  });
+  const principal = { accountId, environment, keyId: "key_test" };
+  const send = (to = "+919876543210", code = "1234") =>
+    sendSms(ctx, principal, { to, sender: "DAKIYA", template_id: TEMPLATE_ID, variables: { code } });
+  return { accountId, send };
+}
+
+/** A live carrier in the test: answers from a script and records every message it is given. */
+class ScriptedCarrier implements Carrier {
+  readonly name = "scripted";
+  readonly sent: OutboundMessage[] = [];
+  private counter = 0;
+
+  constructor(
+    private readonly answer: (message: OutboundMessage, attempt: number) => SendResult | Promise<SendResult>,
+  ) {}
+
+  async send(message: OutboundMessage): Promise<SendResult> {
+    this.sent.push(message);
+    return this.answer(message, this.sent.filter((m) => m.id === message.id).length);
+  }
+
+  nextId(): string {
+    this.counter += 1;
+    return `smsc-${this.counter}-${Math.random().toString(36).slice(2)}`;
+  }
+}
+
+async function messageRow(ctx: AppContext, id: string) {
+  return ctx.db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
+  /** Each test gets its own database, so no test's queue holds another's messages. */
+  let database: TestDatabase;
+  const contexts: AppContext[] = [];
+
+  beforeEach(async () => {
+    database = await createTestDatabase(dialect);
+  });
+
+  afterEach(async () => {
+    for (const ctx of contexts.splice(0)) await ctx.close();
+    await database?.drop();
+  });
+
+  async function open(options: Parameters<typeof openTestContext>[1] = {}): Promise<AppContext> {
+    const ctx = await openTestContext(database.url, options);
+    contexts.push(ctx);
+    return ctx;
+  }
+
+  it("retries a retryable answer after a backoff, then records the acceptance", async () => {
+    const clock = new TestClock();
+    const carrier: ScriptedCarrier = new ScriptedCarrier((_m, attempt) =>
+      attempt === 1
+        ? { outcome: "retryable", errorCode: "throttled", errorMessage: "Throttled by the SMSC." }
+        : { outcome: "accepted", carrierMessageIds: [carrier.nextId()] },
+    );
+    const ctx = await open({ clock, liveCarriers: { sms: carrier } });
+    const { send } = await sendingAccount(ctx, "live");
+    const message = await send();
+
+    const worker = startWorker(ctx, { pollIntervalMs: 5 });
+    await waitFor(async () => (await messageRow(ctx, message.id)).attempts === 1, 5_000);
+    const waiting = await messageRow(ctx, message.id);
+    expect(waiting).toMatchObject({ status: "queued", error_code: "throttled", lease_owner: null });
+    expect(Date.parse(waiting.next_attempt_at ?? "")).toBeGreaterThan(clock.now().getTime());
+    expect(carrier.sent).toHaveLength(1);
+
+    clock.advance(2);
+    await waitFor(async () => (await messageRow(ctx, message.id)).status === "submitted", 5_000);
+    await worker.stop();
+    const submitted = await messageRow(ctx, message.id);
+    expect(submitted).toMatchObject({ carrier: "scripted", attempts: 2, error_code: null });
+    expect(carrier.sent).toHaveLength(2);
+  });
+
+  it("fails and refunds once on a permanent error, a thrown carrier error retries", async () => {
+    const carrier: ScriptedCarrier = new ScriptedCarrier((message) => {
+      if (message.to === "+919876500001") throw new Error("socket hang up");
+      return { outcome: "permanent", errorCode: "invalid_destination", errorMessage: "ESME_RINVDSTADR" };
+    });
+    const clock = new TestClock();
+    const ctx = await open({ clock, liveCarriers: { sms: carrier } });
+    const { accountId, send } = await sendingAccount(ctx, "live", 1_000_000);
+    const rejected = await send("+919876500000");
+    const flaky = await send("+919876500001");
+
+    const worker = startWorker(ctx, { pollIntervalMs: 5 });
+    await waitFor(async () => (await messageRow(ctx, rejected.id)).status === "failed", 5_000);
+    await waitFor(async () => (await messageRow(ctx, flaky.id)).attempts === 1, 5_000);
+    await worker.stop();
+
+    expect(await messageRow(ctx, flaky.id)).toMatchObject({ status: "queued", error_code: "carrier_error" });
+    expect(await messageRow(ctx, rejected.id)).toMatchObject({ error_code: "invalid_destination" });
+    expect(await failMessage(ctx, rejected.id, { code: "again", message: "again" })).toBe(false);
+    const refunds = await ctx.db
+      .selectFrom("ledger_entries")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("reason", "=", "sms_refund")
+      .execute();
+    expect(refunds.map((r) => [Number(r.amount), r.reference])).toEqual([[2_500, rejected.id]]);
+    expect(await getBalance(ctx.db, accountId, "live")).toBe(1_000_000 - 2_500);
+    expect(await sumLedger(ctx.db, accountId, "live")).toBe(1_000_000 - 2_500);
+  });
+
+  it("gives up after the last attempt: failed, refunded", async () => {
+    const carrier: ScriptedCarrier = new ScriptedCarrier(() => ({
+      outcome: "retryable",
+      errorCode: "throttled",
+      errorMessage: "x",
+    }));
+    const ctx = await open({ liveCarriers: { sms: carrier } });
+    const { accountId, send } = await sendingAccount(ctx, "live", 10_000);
+    const message = await send();
+    await drainQueue(ctx, { maxAttempts: 1 });
+    expect(await messageRow(ctx, message.id)).toMatchObject({ status: "failed", error_code: "throttled" });
+    expect(await getBalance(ctx.db, accountId, "live")).toBe(10_000);
+  });
+
+  it("lets another worker take a message whose lease ran out, and ignores the late owner", async () => {
+    const clock = new TestClock();
+    const carrier: ScriptedCarrier = new ScriptedCarrier(() => ({
+      outcome: "accepted",
+      carrierMessageIds: [carrier.nextId()],
+    }));
+    const ctx = await open({ clock, liveCarriers: { sms: carrier } });
+    const { send } = await sendingAccount(ctx, "live");
+    const message = await send();
+    const claim = {
+      now: clock.now().toISOString(),
+      leaseUntil: new Date(clock.now().getTime() + 30_000).toISOString(),
+    };
+    const [claimed] = await claimDueMessages(ctx.db, ctx.dialect, { owner: "wkr_dead", limit: 10, ...claim });
+    expect(claimed?.id).toBe(message.id);
+    expect(await claimDueMessages(ctx.db, ctx.dialect, { owner: "wkr_other", limit: 10, ...claim })).toEqual(
+      [],
+    );
+
+    clock.advance(31);
+    await drainQueue(ctx);
+    expect(await messageRow(ctx, message.id)).toMatchObject({ status: "submitted" });
+    expect(carrier.sent).toHaveLength(1);
+    const late = await markSubmitted(ctx, { messageId: message.id, owner: "wkr_dead" }, "scripted", [
+      "late-1",
+    ]);
+    expect(late).toBe(false);
+  });
+
+  it("marks a multi-part message delivered when every part is, undelivered when one is not", async () => {
+    const carrier: ScriptedCarrier = new ScriptedCarrier(() => ({
+      outcome: "accepted",
+      carrierMessageIds: [carrier.nextId(), carrier.nextId(), carrier.nextId()],
+    }));
+    const ctx = await open({ liveCarriers: { sms: carrier } });
+    const { send } = await sendingAccount(ctx, "live");
+    const [whole, broken] = [await send(), await send()];
+    await drainQueue(ctx);
+    const parts = async (id: string) =>
+      (
+        await ctx.db
+          .selectFrom("carrier_messages")
+          .select("carrier_message_id")
+          .where("message_id", "=", id)
+          .orderBy("part")
+          .execute()
+      ).map((p) => p.carrier_message_id);
+
+    const wholeParts = await parts(whole.id);
+    expect(wholeParts).toHaveLength(3);
+    for (const [i, id] of wholeParts.entries()) {
+      expect(await messageRow(ctx, whole.id)).toMatchObject({ status: "submitted" });
+      await applyReceipt(ctx, { carrier: "scripted", carrierMessageId: id, state: "delivered" });
+      if (i < 2) expect((await messageRow(ctx, whole.id)).status).toBe("submitted");
+    }
+    expect(await messageRow(ctx, whole.id)).toMatchObject({ status: "delivered" });
+
+    const [first, second] = await parts(broken.id);
+    await applyReceipt(ctx, { carrier: "scripted", carrierMessageId: first ?? "", state: "delivered" });
+    await applyReceipt(ctx, {
+      carrier: "scripted",
+      carrierMessageId: second ?? "",
+      state: "undelivered",
+      errorCode: "dnd_blocked",
+    });
+    expect(await messageRow(ctx, broken.id)).toMatchObject({
+      status: "undelivered",
+      error_code: "dnd_blocked",
+    });
+    expect(
+      await applyReceipt(ctx, { carrier: "scripted", carrierMessageId: "unknown", state: "delivered" }),
+    ).toBe(false);
+  });
+
+  it.skipIf(dialect !== "postgres")(
+    "two workers on two connection pools never send the same message twice",
+    async () => {
+      const sent: string[] = [];
+      const sharedCarrier = () =>
+        new ScriptedCarrier(async (message) => {
+          sent.push(message.id);
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+          return { outcome: "accepted", carrierMessageIds: [`${message.id}-part`] };
+        });
+      const first = await open({ clock: { now: () => new Date() }, liveCarriers: { sms: sharedCarrier() } });
+      const second = await open({ clock: { now: () => new Date() }, liveCarriers: { sms: sharedCarrier() } });
+      const { send } = await sendingAccount(first, "live");
+      const ids = new Set<string>();
+      for (let i = 0; i < 400; i++) ids.add((await send(`+9198765${String(i).padStart(5, "0")}`)).id);
+
+      const workers = [
+        startWorker(first, { batchSize: 20, pollIntervalMs: 5 }),
+        startWorker(second, { batchSize: 20, pollIntervalMs: 5 }),
+      ];
+      await waitFor(async () => (await countQueued(first)) === 0, 20_000);
+      await Promise.all(workers.map((w) => w.stop()));
+
+      expect(sent).toHaveLength(400);
+      expect(new Set(sent)).toEqual(ids);
+      const owners = await first.db
+        .selectFrom("messages")
+        .select("status")
+        .where("id", "in", [...ids])
+        .execute();
+      expect(owners.every((row) => row.status === "submitted")).toBe(true);
+    },
+    30_000,
+  );
+});
+
+describe("a worker process killed mid-batch", () => {
+  const BIN = fileURLToPath(new URL("../bin/dakiya.js", import.meta.url));
+  let database: TestDatabase;
+  let worker: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+  });
+
+  afterAll(async () => {
+    if (worker && worker.exitCode === null) worker.kill("SIGKILL");
+    await database?.drop();
+  });
+
+  function startWorkerProcess(): ChildProcess {
+    return spawn(process.execPath, [BIN, "worker"], {
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        DAKIYA_SECRET: TEST_SECRET,
+        LOG_LEVEL: "warn",
+        WORKER_LEASE_SECONDS: "1",
+        WORKER_BATCH_SIZE: "25",
+        WORKER_POLL_INTERVAL_MS: "20",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  }
+
+  it("loses no accepted message: a restarted worker finishes them", async () => {
+    const ctx = await openTestContext(database.url, { clock: { now: () => new Date() } });
+    try {
+      const { send } = await sendingAccount(ctx, "sandbox");
+      const total = 1500;
+      const ids: string[] = [];
+      for (let i = 0; i < total; i++)
+        ids.push((await send(`+9198${String(i).padStart(8, "0")}`, String(i))).id);
+      const delivered = async () =>
+        Number(
+          (
+            await ctx.db
+              .selectFrom("messages")
+              .select((eb) => eb.fn.countAll<number | string>().as("n"))
+              .where("status", "=", "delivered")
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+
+      worker = startWorkerProcess();
+      await waitFor(async () => (await delivered()) >= 100, 20_000, 5);
+      worker.kill("SIGKILL");
+      await once(worker, "exit");
+      const atKill = await delivered();
+      expect(atKill).toBeLessThan(total);
+
+      worker = startWorkerProcess();
+      await waitFor(async () => (await delivered()) === total, 30_000);
+      worker.kill("SIGTERM");
+      expect((await once(worker, "exit"))[0]).toBe(0);
+
+      const inbox = await ctx.db.selectFrom("sandbox_messages").select("message_id").execute();
+      expect(new Set(inbox.map((row) => row.message_id))).toEqual(new Set(ids));
+      expect(await countQueued(ctx)).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  }, 90_000);
+});
