@@ -59,6 +59,11 @@ describe("template placeholders", () => {
       content: "{#var1#} {#name#} {#var2#} {#var3#}",
       placeholders: ["var1", "name", "var2", "var3"],
     });
+    // DLT's typed tags are separate slots too, numbered per tag.
+    expect(parseTemplateContent("Rs {#numeric#} due on {#var#}, pay at {#url#} or {#numeric#}")).toEqual({
+      content: "Rs {#numeric1#} due on {#var1#}, pay at {#url1#} or {#numeric2#}",
+      placeholders: ["numeric1", "var1", "url1", "numeric2"],
+    });
     // An explicit varN the numbering does not reach is no conflict.
     expect(parseTemplateContent("{#var#} and {#var7#}").placeholders).toEqual(["var1", "var7"]);
     // Exactly 30 is allowed.

@@ -1,6 +1,7 @@
 /**
  * DLT template content: named placeholders `{#name#}`, and the bare `{#var#}` of content pasted
- * from the DLT portal, which are numbered `var1`, `var2`, … in order of appearance.
+ * from the DLT portal, which are numbered `var1`, `var2`, … in order of appearance. DLT's typed
+ * tags (`{#numeric#}`, `{#url#}`, …) are slots of their own in the same way: `numeric1`, `numeric2`, ….
  */
 import { ApiError } from "../errors.js";
 
@@ -8,7 +9,8 @@ export const PLACEHOLDER_NAME = /^[a-z][a-z0-9_]{0,29}$/;
 /** DLT allows at most 30 variables in a template. */
 export const MAX_PLACEHOLDERS = 30;
 export const MAX_CONTENT_LENGTH = 2000;
-const BARE = "var";
+/** DLT's own placeholder tags: every occurrence is a separate value, so each is numbered. */
+const DLT_TAGS = new Set(["var", "numeric", "alphanumeric", "url", "urlott", "cbn", "email"]);
 const OPEN = "{#";
 const CLOSE = "#}";
 
@@ -74,7 +76,7 @@ export function parseTemplateContent(raw: string): ParsedTemplate {
           "a name is 1-30 lower-case letters, digits or _, starting with a letter, e.g. {#otp#}.",
       );
     }
-    pieces.push({ name, bare: name === BARE });
+    pieces.push({ name, bare: DLT_TAGS.has(name) });
     position = end + CLOSE.length;
   }
 
@@ -83,7 +85,7 @@ export function parseTemplateContent(raw: string): ParsedTemplate {
     throw invalid(`content has ${tokens.length} placeholders; DLT allows at most ${MAX_PLACEHOLDERS}.`);
   }
   const explicit = new Set(tokens.filter((token) => !token.bare).map((token) => token.name));
-  let bareCount = 0;
+  const bareCounts = new Map<string, number>();
   let content = "";
   const placeholders: string[] = [];
   for (const piece of pieces) {
@@ -93,12 +95,13 @@ export function parseTemplateContent(raw: string): ParsedTemplate {
     }
     let name = piece.name;
     if (piece.bare) {
-      bareCount += 1;
-      name = `${BARE}${bareCount}`;
+      const count = (bareCounts.get(piece.name) ?? 0) + 1;
+      bareCounts.set(piece.name, count);
+      name = `${piece.name}${count}`;
       if (explicit.has(name)) {
         throw invalid(
-          `content names a placeholder {#${name}#} and also has bare {#var#} placeholders, which are ` +
-            `numbered var1, var2, …: the ${ordinal(bareCount)} bare {#var#} would also be {#${name}#}. ` +
+          `content names a placeholder {#${name}#} and also has bare {#${piece.name}#} placeholders, which are ` +
+            `numbered ${piece.name}1, ${piece.name}2, …: the ${ordinal(count)} bare {#${piece.name}#} would also be {#${name}#}. ` +
             "Name every placeholder, or none.",
         );
       }
