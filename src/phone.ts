@@ -2,6 +2,10 @@ import { isValidPhoneNumber } from "libphonenumber-js";
 import { ApiError } from "./errors.js";
 
 const E164 = /^\+[1-9]\d{6,14}$/;
+
+export function isE164(number: string): boolean {
+  return E164.test(number);
+}
 const INDIA_MOBILE = /^\+91[6-9]\d{9}$/;
 
 /**

@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
 import { ErrorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
-import { requireIndianMobile } from "../phone.js";
+import { isE164 } from "../phone.js";
 
 const InboxItem = Type.Object({
   id: Type.String(),
@@ -36,8 +36,16 @@ export function sandboxRoutes(app: App, ctx: AppContext): void {
       const { accountId, environment } = principalOf(request);
       if (environment !== "sandbox")
         throw new ApiError("not_found", "The sandbox inbox is for sandbox keys.");
-      const { to, limit } = request.query;
-      if (to !== undefined) requireIndianMobile(to);
+      const { limit } = request.query;
+      // An unencoded `+` in a query string arrives as a space: read `?to=+9198…` as meant.
+      const to = request.query.to?.replace(/^ (?=\d)/, "+");
+      if (to !== undefined && !isE164(to)) {
+        throw new ApiError(
+          "invalid_request",
+          "to must be an E.164 number with a leading +, like +919876543210.",
+          "to",
+        );
+      }
       let query = ctx.db
         .selectFrom("sandbox_messages")
         .select(["id", "message_id", "channel", "recipient as to", "text", "created_at"])

@@ -126,7 +126,7 @@ export async function sendSms(
 
 function checkVariables(template: Template, variables: Record<string, string>, maxLength: number): void {
   for (const name of template.placeholders) {
-    if (!(name in variables)) {
+    if (!Object.hasOwn(variables, name)) {
       throw new ApiError("missing_variable", `The template needs variables.${name}.`, `variables.${name}`);
     }
   }
