@@ -1,3 +1,4 @@
+import { parseSmppConfig, type SmppConfig } from "./delivery/carriers/smpp-config.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./delivery/worker-options.js";
 import { ConfigError } from "./errors.js";
 import { parseInr } from "./money.js";
@@ -15,6 +16,8 @@ export interface Config {
   /** Longest value a DLT template variable may take (DLT's limit; sources say 20 to 40). */
   maxVariableLength: number;
   worker: WorkerOptions;
+  /** Live SMS over SMPP; `undefined` when SMPP_URL is unset. */
+  smpp: SmppConfig | undefined;
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -40,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       voice: parsePrice(env, "PRICE_VOICE_CALL", DEFAULT_PRICES.voice),
     },
     maxVariableLength: parseInteger(env, "DLT_MAX_VARIABLE_LENGTH", 30, 1, 200),
+    smpp: parseSmppConfig(env),
     worker: {
       batchSize: parseInteger(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
       leaseSeconds: parseInteger(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),

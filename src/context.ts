@@ -8,7 +8,9 @@ import { migrateToLatest } from "./db/migrate.js";
 import type { Db, Dialect } from "./db/schema.js";
 import type { Carriers } from "./delivery/carrier.js";
 import { createSandboxCarrier } from "./delivery/carriers/sandbox.js";
+import { createSmppCarrier } from "./delivery/carriers/smpp.js";
 import { QueueSignal } from "./delivery/queue-signal.js";
+import { applyReceipt } from "./delivery/status.js";
 import { createLogger, type Logger } from "./logger.js";
 import type { PriceList } from "./sms/pricing.js";
 
@@ -46,13 +48,17 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     throw error;
   }
   const clock = overrides.clock ?? systemClock;
-  const live = overrides.liveCarriers ?? {};
-  return {
+  const log = overrides.log ?? createLogger(config.logLevel);
+  const live: Carriers["live"] = { ...overrides.liveCarriers };
+  if (config.smpp && !live.sms) {
+    live.sms = createSmppCarrier(config.smpp, { log, onReceipt: (receipt) => applyReceipt(ctx, receipt) });
+  }
+  const ctx: AppContext = {
     db,
     dialect,
     clock,
     secret: config.secret ?? loadOrCreateSecret(dataDir),
-    log: overrides.log ?? createLogger(config.logLevel),
+    log,
     carriers: { sandbox: createSandboxCarrier({ db, clock }), live },
     queue: new QueueSignal(),
     prices: config.prices,
@@ -63,6 +69,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await db.destroy();
     },
   };
+  return ctx;
 }
 
 function loadOrCreateSecret(dataDir: string | undefined): string {

@@ -1,38 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
 import { createKey, deleteKey, listKeys, rotateKey } from "../src/keys/keys.js";
 import { hashSecret } from "../src/keys/secrets.js";
-import { openTestContext, TestClock } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import type { TestClock } from "./helpers/context.js";
+import { DIALECTS } from "./helpers/database.js";
 import { bearer, createAccountWithKey, createTestAccount } from "./helpers/fixtures.js";
+import { openTestInstances, type TestInstances } from "./helpers/instances.js";
 
 describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
-  let database: TestDatabase;
+  let instances: TestInstances | undefined;
   let clock: TestClock;
   let ctx: AppContext;
   let app: App;
-  /** A second instance on the same database, as a second server process would be. */
-  let otherCtx: AppContext;
+  /**
+   * A second instance on the same database, as a second server process would be. Also on SQLite:
+   * the tests here use the two one after the other, never at once, so neither waits on the other's lock.
+   */
   let otherApp: App;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    clock = new TestClock();
-    ctx = await openTestContext(database.url, { clock });
-    app = await buildApp(ctx);
-    otherCtx = await openTestContext(database.url, { clock });
-    otherApp = await buildApp(otherCtx);
+    instances = await openTestInstances(dialect, { secondInstance: true });
+    ({ clock, ctx, app, otherApp } = instances);
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await otherApp?.close();
-    await ctx?.close();
-    await otherCtx?.close();
-    await database?.drop();
-  });
+  afterAll(() => instances?.close());
 
   const balance = (target: App, headers: Record<string, string>) =>
     target.inject({ method: "GET", url: "/v2/balance", headers });

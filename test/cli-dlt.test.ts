@@ -1,30 +1,19 @@
-import { type ExecException, execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Template } from "../src/dlt/registry.js";
+import { cliRunner, json, oneLineError } from "./helpers/cli.js";
 import { openTestContext } from "./helpers/context.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { createTestAccount } from "./helpers/fixtures.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = fileURLToPath(new URL("../bin/dakiya.js", import.meta.url));
 const SECRET = "cli-test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 const TEMPLATE_ID = "1107161234567890123";
 const ENTITY_ID = "1101456789012345678";
 const SLOW = 60_000;
 
-const execFileAsync = promisify(execFile);
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 let database: TestDatabase;
 let env: NodeJS.ProcessEnv;
 let accountId: string;
+const { dakiya } = cliRunner(() => env);
 
 beforeAll(async () => {
   database = await createTestDatabase("sqlite");
@@ -41,40 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.drop();
 });
-
-async function dakiya(...args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env,
-      timeout: 20_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as ExecException;
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
-
-/** The one JSON object a successful `--json` command prints. */
-function json<T>(result: CliResult): T {
-  expect(result.stderr).toBe("");
-  expect(result.code).toBe(0);
-  expect(result.stdout).toMatch(/^[^\n]+\n$/);
-  const parsed = JSON.parse(result.stdout) as unknown;
-  expect(parsed).toBeTypeOf("object");
-  expect(Array.isArray(parsed)).toBe(false);
-  return parsed as T;
-}
-
-/** A failed command: non-zero exit, nothing on stdout, one `dakiya:` line on stderr. */
-function oneLineError(result: CliResult): string {
-  expect(result.code).not.toBe(0);
-  expect(result.stdout).toBe("");
-  expect(result.stderr).toMatch(/^dakiya: [^\n]+\n$/);
-  return result.stderr.trim();
-}
 
 function templateAdd(overrides: { category?: string; senders?: string } = {}): string[] {
   return [

@@ -1,27 +1,16 @@
-import { type ChildProcess, type ExecException, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATION_NAMES } from "../src/db/migrate.js";
+import { BIN, cliRunner, json, oneLineError, ROOT } from "./helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = fileURLToPath(new URL("../bin/dakiya.js", import.meta.url));
 const SECRET = "cli-test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 const PASSWORD = "correct horse battery staple";
 const KEY_SECRET = /^dk_sandbox_[0-9A-Za-z]{32,}$/;
 const SLOW = 60_000;
-
-const execFileAsync = promisify(execFile);
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 interface KeyJson {
   id: string;
@@ -40,6 +29,7 @@ interface CreatedKeyJson extends KeyJson {
 let database: TestDatabase;
 let env: NodeJS.ProcessEnv;
 let server: ChildProcess | undefined;
+const { dakiya } = cliRunner(() => env);
 
 beforeAll(async () => {
   database = await createTestDatabase("sqlite");
@@ -57,45 +47,48 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Runs `node bin/dakiya.js ...args` as an operator would, and never throws on a non-zero exit. */
-async function dakiya(...args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env,
-      timeout: 20_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as ExecException;
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
-
-/** The one JSON object a successful `--json` command prints. */
-function json<T>(result: CliResult): T {
-  expect(result.stderr).toBe("");
-  expect(result.code).toBe(0);
-  const lines = result.stdout.split("\n");
-  expect(lines).toHaveLength(2);
-  expect(lines[1]).toBe("");
-  const parsed = JSON.parse(lines[0] ?? "") as unknown;
-  expect(parsed).toBeTypeOf("object");
-  expect(Array.isArray(parsed)).toBe(false);
-  return parsed as T;
-}
-
-/** A failed command: non-zero exit, nothing on stdout, exactly one line on stderr. Returns that line. */
-function oneLineError(result: CliResult): string {
-  expect(result.code).not.toBe(0);
-  expect(result.stdout).toBe("");
-  expect(result.stderr).toMatch(/^[^\n]+\n$/);
-  return result.stderr.trimEnd();
-}
-
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/** `dakiya --json account create` for `email`, with the test password. */
+function createAccount(email: string) {
+  return dakiya("--json", "account", "create", "--email", email, "--password", PASSWORD);
+}
+
+/** `dakiya --json credits add` for an account. */
+function addCredits(account: string, amount: string, environment = "sandbox") {
+  return dakiya(
+    "--json",
+    "credits",
+    "add",
+    "--account",
+    account,
+    "--environment",
+    environment,
+    "--amount",
+    amount,
+  );
+}
+
+/** `dakiya --json keys rotate` for one of an account's keys. */
+function rotateKey(account: string, key: string, graceSeconds: string) {
+  return dakiya(
+    "--json",
+    "keys",
+    "rotate",
+    "--account",
+    account,
+    "--key",
+    key,
+    "--grace-seconds",
+    graceSeconds,
+  );
+}
+
+/** `dakiya --json keys list` for an account. */
+function listKeys(account: string) {
+  return dakiya("--json", "keys", "list", "--account", account);
 }
 
 describe("dakiya CLI", () => {
@@ -116,24 +109,13 @@ describe("dakiya CLI", () => {
   it(
     "creates an account, and refuses a second one with the same email",
     async () => {
-      const created = json<{ id: string; email: string }>(
-        await dakiya("--json", "account", "create", "--email", "Ops@Example.com", "--password", PASSWORD),
-      );
+      const created = json<{ id: string; email: string }>(await createAccount("Ops@Example.com"));
       expect(created.id).toMatch(/^acct_[0-9A-Za-z]+$/);
       expect(created.email).toBe("ops@example.com");
       expect(JSON.stringify(created)).not.toContain(PASSWORD);
       accountId = created.id;
 
-      const duplicate = await dakiya(
-        "--json",
-        "account",
-        "create",
-        "--email",
-        "ops@example.com",
-        "--password",
-        PASSWORD,
-      );
-      const message = oneLineError(duplicate);
+      const message = oneLineError(await createAccount("ops@example.com"));
       expect(message).toMatch(/^dakiya: /);
       expect(message).toContain("already exists");
       expect(message).not.toContain(PASSWORD);
@@ -145,45 +127,13 @@ describe("dakiya CLI", () => {
     "adds credits, and refuses bad amounts and environments with one line on stderr",
     async () => {
       const added = json<{ balance: string; environment: string; currency: string }>(
-        await dakiya(
-          "--json",
-          "credits",
-          "add",
-          "--account",
-          accountId,
-          "--environment",
-          "sandbox",
-          "--amount",
-          "100.00",
-        ),
+        await addCredits(accountId, "100.00"),
       );
       expect(added).toMatchObject({ environment: "sandbox", balance: "100.0000", currency: "INR" });
 
       const refused = await Promise.all([
-        ...["-5", "1.23456", "abc", "0"].map((amount) =>
-          dakiya(
-            "--json",
-            "credits",
-            "add",
-            "--account",
-            accountId,
-            "--environment",
-            "sandbox",
-            "--amount",
-            amount,
-          ),
-        ),
-        dakiya(
-          "--json",
-          "credits",
-          "add",
-          "--account",
-          accountId,
-          "--environment",
-          "prod",
-          "--amount",
-          "1.00",
-        ),
+        ...["-5", "1.23456", "abc", "0"].map((amount) => addCredits(accountId, amount)),
+        addCredits(accountId, "1.00", "prod"),
       ]);
       for (const result of refused) {
         expect(oneLineError(result)).toMatch(/^dakiya: option '--(amount|environment) /);
@@ -219,9 +169,7 @@ describe("dakiya CLI", () => {
         expires_at: null,
       });
 
-      const listed = json<{ data: Record<string, unknown>[] }>(
-        await dakiya("--json", "keys", "list", "--account", accountId),
-      );
+      const listed = json<{ data: Record<string, unknown>[] }>(await listKeys(accountId));
       expect(Object.keys(listed)).toEqual(["data"]);
       expect(listed.data.map((item) => item.id)).toEqual([key.id]);
       for (const item of listed.data) {
@@ -240,31 +188,10 @@ describe("dakiya CLI", () => {
         expect(text).not.toMatch(/secret/i);
       }
 
-      const oddGrace = await dakiya(
-        "--json",
-        "keys",
-        "rotate",
-        "--account",
-        accountId,
-        "--key",
-        key.id,
-        "--grace-seconds",
-        "5",
-      );
-      expect(oneLineError(oddGrace)).toMatch(/^dakiya: .*grace/);
+      expect(oneLineError(await rotateKey(accountId, key.id, "5"))).toMatch(/^dakiya: .*grace/);
 
       const rotated = json<CreatedKeyJson & { replaced_key: { id: string; expires_at: string | null } }>(
-        await dakiya(
-          "--json",
-          "keys",
-          "rotate",
-          "--account",
-          accountId,
-          "--key",
-          key.id,
-          "--grace-seconds",
-          "3600",
-        ),
+        await rotateKey(accountId, key.id, "3600"),
       );
       expect(rotated.id).not.toBe(key.id);
       expect(rotated.secret).toMatch(KEY_SECRET);
@@ -276,9 +203,7 @@ describe("dakiya CLI", () => {
       expect(graceMs).toBeGreaterThanOrEqual(3_599_000);
       expect(graceMs).toBeLessThanOrEqual(3_601_000);
 
-      const afterRotation = json<{ data: KeyJson[] }>(
-        await dakiya("--json", "keys", "list", "--account", accountId),
-      );
+      const afterRotation = json<{ data: KeyJson[] }>(await listKeys(accountId));
       const byId = new Map(afterRotation.data.map((item) => [item.id, item]));
       expect([...byId.keys()].sort()).toEqual([key.id, rotated.id].sort());
       expect(byId.get(key.id)?.expires_at).toBe(rotated.replaced_key.expires_at);
@@ -290,9 +215,7 @@ describe("dakiya CLI", () => {
       );
       expect(deleted).toEqual({ id: key.id, deleted: true });
 
-      const afterDelete = json<{ data: KeyJson[] }>(
-        await dakiya("--json", "keys", "list", "--account", accountId),
-      );
+      const afterDelete = json<{ data: KeyJson[] }>(await listKeys(accountId));
       expect(afterDelete.data.map((item) => item.id)).toEqual([rotated.id]);
     },
     SLOW,
@@ -318,17 +241,7 @@ describe("dakiya CLI", () => {
     async () => {
       const { url, output } = await serve();
 
-      const account = json<{ id: string }>(
-        await dakiya(
-          "--json",
-          "account",
-          "create",
-          "--email",
-          "live-server@example.com",
-          "--password",
-          PASSWORD,
-        ),
-      );
+      const account = json<{ id: string }>(await createAccount("live-server@example.com"));
       const key = json<CreatedKeyJson>(
         await dakiya("--json", "keys", "create", "--account", account.id, "--environment", "sandbox"),
       );
@@ -337,37 +250,13 @@ describe("dakiya CLI", () => {
       expect(before.status).toBe(200);
       expect(before.body).toEqual({ environment: "sandbox", balance: "0.0000", currency: "INR" });
 
-      json(
-        await dakiya(
-          "--json",
-          "credits",
-          "add",
-          "--account",
-          account.id,
-          "--environment",
-          "sandbox",
-          "--amount",
-          "100.00",
-        ),
-      );
+      json(await addCredits(account.id, "100.00"));
       const funded = await balance(url, key.secret);
       expect(funded.status).toBe(200);
       expect(funded.body).toEqual({ environment: "sandbox", balance: "100.0000", currency: "INR" });
 
       // During a rotation's grace period both keys work.
-      const rotated = json<CreatedKeyJson>(
-        await dakiya(
-          "--json",
-          "keys",
-          "rotate",
-          "--account",
-          account.id,
-          "--key",
-          key.id,
-          "--grace-seconds",
-          "3600",
-        ),
-      );
+      const rotated = json<CreatedKeyJson>(await rotateKey(account.id, key.id, "3600"));
       expect((await balance(url, key.secret)).status).toBe(200);
       expect((await balance(url, rotated.secret)).body).toEqual(funded.body);
 

@@ -2,43 +2,29 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { changeBalance, getBalance, sumLedger } from "../src/accounts/ledger.js";
+import { getBalance, sumLedger } from "../src/accounts/ledger.js";
 import type { AppContext } from "../src/context.js";
 import { claimDueMessages } from "../src/db/queue-claims.js";
 import type { Environment } from "../src/db/schema.js";
 import type { Carrier, OutboundMessage, SendResult } from "../src/delivery/carrier.js";
 import { applyReceipt, failMessage, markSubmitted } from "../src/delivery/status.js";
 import { startWorker } from "../src/delivery/worker.js";
-import { addSender, addTemplate } from "../src/dlt/registry.js";
 import { sendSms } from "../src/sms/send.js";
 import { openTestContext, TEST_SECRET, TestClock } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 import { countQueued, drainQueue, waitFor } from "./helpers/delivery.js";
-import { createTestAccount } from "./helpers/fixtures.js";
+import { registerDlt } from "./helpers/dlt-fixtures.js";
+import { createAccountWithKey } from "./helpers/fixtures.js";
 
 const TEMPLATE_ID = "1107161234567890123";
 
 /** An account that can send: credits in `environment`, a sender and a one-variable template. */
 async function sendingAccount(ctx: AppContext, environment: Environment, credits = 100_000_000) {
-  const accountId = await createTestAccount(ctx);
-  await changeBalance(ctx, {
-    accountId,
-    environment,
-    amount: credits,
-    reason: "credits_added",
-    reference: null,
+  const { accountId, keyId } = await createAccountWithKey(ctx, environment, credits);
+  await registerDlt(ctx, accountId, {
+    templates: [{ templateId: TEMPLATE_ID, content: "Your code is {#code#}. -Dakiya" }],
   });
-  await addSender(ctx, accountId, "DAKIYA");
-  await addTemplate(ctx, {
-    accountId,
-    templateId: TEMPLATE_ID,
-    entityId: "1101000000000000001",
-    name: "code",
-    category: "transactional",
-    senders: ["DAKIYA"],
-    content: "Your code is {#code#}. -Dakiya",
-  });
-  const principal = { accountId, environment, keyId: "key_test" };
+  const principal = { accountId, environment, keyId };
   const send = (to = "+919876543210", code = "1234") =>
     sendSms(ctx, principal, { to, sender: "DAKIYA", template_id: TEMPLATE_ID, variables: { code } });
   return { accountId, send };

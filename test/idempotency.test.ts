@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
 import { createKey } from "../src/keys/keys.js";
 import { purgeExpired } from "../src/maintenance.js";
-import { openTestContext, TestClock } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import type { TestClock } from "./helpers/context.js";
+import { DIALECTS } from "./helpers/database.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
+import { openTestInstances, type TestInstances } from "./helpers/instances.js";
 import { addProbeRoutes } from "./helpers/probe-routes.js";
 
 describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
-  let database: TestDatabase;
+  let instances: TestInstances | undefined;
   let clock: TestClock;
   let ctx: AppContext;
   let app: App;
@@ -19,28 +19,17 @@ describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
    * PostgreSQL: better-sqlite3 blocks its thread while it waits for a lock, so two SQLite
    * connections in one process would wait on each other.
    */
-  let otherCtx: AppContext;
   let otherApp: App;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    clock = new TestClock();
-    ctx = await openTestContext(database.url, { clock });
-    app = await buildApp(ctx);
-    addProbeRoutes(app, ctx);
-    if (dialect === "postgres") {
-      otherCtx = await openTestContext(database.url, { clock });
-      otherApp = await buildApp(otherCtx);
-      addProbeRoutes(otherApp, otherCtx);
-    } else {
-      [otherCtx, otherApp] = [ctx, app];
-    }
+    instances = await openTestInstances(dialect, {
+      secondInstance: dialect === "postgres",
+      setup: addProbeRoutes,
+    });
+    ({ clock, ctx, app, otherApp } = instances);
   });
 
-  afterAll(async () => {
-    for (const closable of new Set([app, otherApp, ctx, otherCtx])) await closable?.close();
-    await database?.drop();
-  });
+  afterAll(() => instances?.close());
 
   function charge(
     secret: string,

@@ -1,7 +1,7 @@
 import { hash } from "@node-rs/argon2";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { ENVIRONMENTS } from "../db/schema.js";
+import { type DbOrTrx, ENVIRONMENTS } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 
@@ -60,12 +60,8 @@ export async function createAccount(
   return account;
 }
 
-export async function requireAccount(ctx: AppContext, accountId: string): Promise<Account> {
-  const row = await ctx.db
-    .selectFrom("accounts")
-    .select(["id", "email", "created_at"])
-    .where("id", "=", accountId)
-    .executeTakeFirst();
+/** Throws `not_found` (param `account`) unless an account with this id exists. */
+export async function requireAccountExists(db: DbOrTrx, accountId: string): Promise<void> {
+  const row = await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst();
   if (!row) throw new ApiError("not_found", `No account ${accountId}.`, "account");
-  return { id: row.id, email: row.email, createdAt: row.created_at };
 }

@@ -40,6 +40,10 @@ export type SendResult =
 export interface Carrier {
   readonly name: string;
   send(message: OutboundMessage): Promise<SendResult>;
+  /** Connects ahead of the first send, to be ready and to hear receipts (worker processes call it). */
+  start?(): void;
+  /** What the carrier's connection looks like now, for /readyz. */
+  status?(): Record<string, unknown>;
   close?(): Promise<void>;
 }
 

@@ -22,6 +22,7 @@ export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {
   const settings = { ...DEFAULT_WORKER_OPTIONS, ...options };
   const id = `wkr_${randomBase62(12)}`;
   let stopped = false;
+  for (const carrier of Object.values(ctx.carriers.live)) carrier.start?.();
 
   const loop = (async () => {
     while (!stopped) {

@@ -2,6 +2,7 @@
  * The DLT registry of an account: its headers (senders) and content templates, as registered on
  * the DLT portal. Sends are checked against it (API.md §4).
  */
+import { requireAccountExists } from "../accounts/accounts.js";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import {
@@ -66,7 +67,7 @@ export async function addSender(ctx: AppContext, accountId: string, sender: stri
   }
   const row = { account_id: accountId, sender: header, created_at: isoNow(ctx.clock) };
   await ctx.db.transaction().execute(async (trx) => {
-    await requireAccountRow(trx, accountId);
+    await requireAccountExists(trx, accountId);
     const inserted = await trx
       .insertInto("senders")
       .values(row)
@@ -81,7 +82,7 @@ export async function addSender(ctx: AppContext, accountId: string, sender: stri
 }
 
 export async function listSenders(ctx: AppContext, accountId: string): Promise<Sender[]> {
-  await requireAccountRow(ctx.db, accountId);
+  await requireAccountExists(ctx.db, accountId);
   return ctx.db
     .selectFrom("senders")
     .select(["sender", "created_at"])
@@ -151,7 +152,7 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
     updated_at: now,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    await requireAccountRow(trx, input.accountId);
+    await requireAccountExists(trx, input.accountId);
     const registered = await trx
       .selectFrom("senders")
       .select("sender")
@@ -187,7 +188,7 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
 }
 
 export async function listTemplates(ctx: AppContext, accountId: string): Promise<Template[]> {
-  await requireAccountRow(ctx.db, accountId);
+  await requireAccountExists(ctx.db, accountId);
   const rows = await ctx.db
     .selectFrom("templates")
     .selectAll()
@@ -270,9 +271,4 @@ function requireDltId(value: string, param: "template_id" | "entity_id"): string
     throw new ApiError("invalid_request", `${param} must be a DLT id: 1 to 30 digits.`, param);
   }
   return id;
-}
-
-async function requireAccountRow(db: DbOrTrx, accountId: string): Promise<void> {
-  const row = await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst();
-  if (!row) throw new ApiError("not_found", `No account ${accountId}.`, "account");
 }

@@ -5,6 +5,12 @@ import { ApiError } from "../errors.js";
 import type { App } from "./types.js";
 
 const Status = Type.Object({ status: Type.String() });
+const Readiness = Type.Object({
+  status: Type.String(),
+  carriers: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), {
+    description: "Each live carrier's connection, e.g. smpp: {bound, window, in_flight}",
+  }),
+});
 
 export function healthRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -19,7 +25,7 @@ export function healthRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: "Readiness: the database answers and the server is not shutting down",
         tags: ["Operations"],
-        response: { 200: Status },
+        response: { 200: Readiness },
       },
     },
     async () => {
@@ -30,7 +36,11 @@ export function healthRoutes(app: App, ctx: AppContext): void {
         ctx.log.warn({ err: error }, "readiness check: database unreachable");
         throw new ApiError("unavailable", "The database is unreachable.");
       }
-      return { status: "ready" };
+      const carriers: Record<string, Record<string, unknown>> = {};
+      for (const [channel, carrier] of Object.entries(ctx.carriers.live)) {
+        if (carrier.status) carriers[`${channel}:${carrier.name}`] = carrier.status();
+      }
+      return { status: "ready", carriers };
     },
   );
 }

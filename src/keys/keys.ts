@@ -1,3 +1,4 @@
+import { requireAccountExists } from "../accounts/accounts.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { ApiKeysTable, DbOrTrx, Environment } from "../db/schema.js";
@@ -31,13 +32,13 @@ export async function createKey(
 ): Promise<CreatedApiKey> {
   const label = normaliseLabel(input.label);
   return ctx.db.transaction().execute(async (trx) => {
-    await requireAccountRow(trx, input.accountId);
+    await requireAccountExists(trx, input.accountId);
     return insertKey(trx, ctx, input.accountId, input.environment, label);
   });
 }
 
 export async function listKeys(ctx: AppContext, accountId: string): Promise<ApiKey[]> {
-  await requireAccountRow(ctx.db, accountId);
+  await requireAccountExists(ctx.db, accountId);
   const rows = await ctx.db
     .selectFrom("api_keys")
     .selectAll()
@@ -137,11 +138,6 @@ function normaliseLabel(label: string | null | undefined): string | null {
     throw new ApiError("invalid_request", `label must be at most ${MAX_LABEL_LENGTH} characters.`, "label");
   }
   return trimmed === "" ? null : trimmed;
-}
-
-async function requireAccountRow(db: DbOrTrx, accountId: string): Promise<void> {
-  const row = await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst();
-  if (!row) throw new ApiError("not_found", `No account ${accountId}.`, "account");
 }
 
 function keyNotFound(keyId: string): ApiError {

@@ -1,0 +1,78 @@
+import { ConfigError } from "../../errors.js";
+
+export type BindMode = "transceiver" | "transmitter+receiver";
+
+export interface SmppConfig {
+  host: string;
+  port: number;
+  tls: boolean;
+  systemId: string;
+  password: string;
+  systemType: string;
+  bindMode: BindMode;
+  /** Messages (parts) per second at most. */
+  tps: number;
+  /** `submit_sm` awaiting their response at most. */
+  window: number;
+  /** DLT TLV tags; sources disagree on them, so they are settings. */
+  tlv: { entityId: number; templateId: number; tm: number };
+  /** Telemarketer id or PE–TM chain hash, sent in `tlv.tm` when set. */
+  tmId: string | undefined;
+  /** Alphanumeric headers are TON 5 / NPI 0; Indian mobiles TON 1 / NPI 1, without the plus. */
+  source: { ton: number; npi: number };
+  destination: { ton: number; npi: number };
+}
+
+/** Reads the SMPP_* variables; `undefined` when SMPP_URL is unset (live SMS not configured). */
+export function parseSmppConfig(env: NodeJS.ProcessEnv): SmppConfig | undefined {
+  const raw = env.SMPP_URL;
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("SMPP_URL must look like smpp://system_id:password@host:2775 (smpps:// for TLS)");
+  }
+  if (url.protocol !== "smpp:" && url.protocol !== "smpps:") {
+    throw new ConfigError("SMPP_URL must start with smpp:// or smpps://");
+  }
+  if (!url.username || !url.hostname) throw new ConfigError("SMPP_URL needs a system_id and a host");
+  const tls = url.protocol === "smpps:";
+  const bindMode = env.SMPP_BIND || "transceiver";
+  if (bindMode !== "transceiver" && bindMode !== "transmitter+receiver") {
+    throw new ConfigError(`SMPP_BIND must be transceiver or transmitter+receiver, got "${bindMode}"`);
+  }
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : tls ? 3550 : 2775,
+    tls,
+    systemId: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    systemType: env.SMPP_SYSTEM_TYPE ?? "",
+    bindMode,
+    tps: integer(env, "SMPP_TPS", 50, 1, 10_000),
+    window: integer(env, "SMPP_WINDOW", 10, 1, 1_000),
+    tlv: {
+      entityId: integer(env, "SMPP_TLV_ENTITY_ID", 0x1400, 0x1400, 0x3fff),
+      templateId: integer(env, "SMPP_TLV_TEMPLATE_ID", 0x1401, 0x1400, 0x3fff),
+      tm: integer(env, "SMPP_TLV_TM", 0x1402, 0x1400, 0x3fff),
+    },
+    tmId: env.SMPP_TM_ID || undefined,
+    source: { ton: integer(env, "SMPP_SOURCE_TON", 5, 0, 6), npi: integer(env, "SMPP_SOURCE_NPI", 0, 0, 18) },
+    destination: {
+      ton: integer(env, "SMPP_DEST_TON", 1, 0, 6),
+      npi: integer(env, "SMPP_DEST_NPI", 1, 0, 18),
+    },
+  };
+}
+
+/** Decimal or 0x-hex integers, within bounds. */
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
+  const n = /^0x[0-9a-f]+$/i.test(value) ? Number.parseInt(value, 16) : Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
