@@ -1,5 +1,6 @@
 import { parseSmppConfig, type SmppConfig } from "./delivery/carriers/smpp-config.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./delivery/worker-options.js";
+import { integerFromEnv } from "./env.js";
 import { ConfigError } from "./errors.js";
 import { parseInr } from "./money.js";
 import { DEFAULT_PRICES, type PriceList } from "./sms/pricing.js";
@@ -33,7 +34,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     host: env.HOST || "127.0.0.1",
-    port: parsePort(env.PORT),
+    port: integerFromEnv(env, "PORT", 3000, 0, 65535),
     databaseUrl: env.DATABASE_URL || "sqlite:./data/dakiya.db",
     secret,
     logLevel,
@@ -42,19 +43,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       whatsapp: parsePrice(env, "PRICE_WHATSAPP_MESSAGE", DEFAULT_PRICES.whatsapp),
       voice: parsePrice(env, "PRICE_VOICE_CALL", DEFAULT_PRICES.voice),
     },
-    maxVariableLength: parseInteger(env, "DLT_MAX_VARIABLE_LENGTH", 30, 1, 200),
+    maxVariableLength: integerFromEnv(env, "DLT_MAX_VARIABLE_LENGTH", 30, 1, 200),
     smpp: parseSmppConfig(env),
     worker: {
-      batchSize: parseInteger(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
-      leaseSeconds: parseInteger(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),
-      pollIntervalMs: parseInteger(
+      batchSize: integerFromEnv(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
+      leaseSeconds: integerFromEnv(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),
+      pollIntervalMs: integerFromEnv(
         env,
         "WORKER_POLL_INTERVAL_MS",
         DEFAULT_WORKER_OPTIONS.pollIntervalMs,
         1,
         60_000,
       ),
-      maxAttempts: parseInteger(env, "WORKER_MAX_ATTEMPTS", DEFAULT_WORKER_OPTIONS.maxAttempts, 1, 100),
+      maxAttempts: integerFromEnv(env, "WORKER_MAX_ATTEMPTS", DEFAULT_WORKER_OPTIONS.maxAttempts, 1, 100),
     },
   };
 }
@@ -65,29 +66,4 @@ function parsePrice(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   const units = parseInr(value);
   if (units === undefined) throw new ConfigError(`${name} must be an INR amount like 0.2500, got "${value}"`);
   return units;
-}
-
-function parseInteger(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const value = env[name];
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
-  }
-  return n;
-}
-
-function parsePort(value: string | undefined): number {
-  if (value === undefined || value === "") return 3000;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${value}"`);
-  }
-  return port;
 }

@@ -1,3 +1,4 @@
+import { integerFromEnv } from "../../env.js";
 import { ConfigError } from "../../errors.js";
 
 export type BindMode = "transceiver" | "transmitter+receiver";
@@ -50,29 +51,21 @@ export function parseSmppConfig(env: NodeJS.ProcessEnv): SmppConfig | undefined 
     password: decodeURIComponent(url.password),
     systemType: env.SMPP_SYSTEM_TYPE ?? "",
     bindMode,
-    tps: integer(env, "SMPP_TPS", 50, 1, 10_000),
-    window: integer(env, "SMPP_WINDOW", 10, 1, 1_000),
+    tps: integerFromEnv(env, "SMPP_TPS", 50, 1, 10_000),
+    window: integerFromEnv(env, "SMPP_WINDOW", 10, 1, 1_000),
     tlv: {
-      entityId: integer(env, "SMPP_TLV_ENTITY_ID", 0x1400, 0x1400, 0x3fff),
-      templateId: integer(env, "SMPP_TLV_TEMPLATE_ID", 0x1401, 0x1400, 0x3fff),
-      tm: integer(env, "SMPP_TLV_TM", 0x1402, 0x1400, 0x3fff),
+      entityId: integerFromEnv(env, "SMPP_TLV_ENTITY_ID", 0x1400, 0x1400, 0x3fff),
+      templateId: integerFromEnv(env, "SMPP_TLV_TEMPLATE_ID", 0x1401, 0x1400, 0x3fff),
+      tm: integerFromEnv(env, "SMPP_TLV_TM", 0x1402, 0x1400, 0x3fff),
     },
     tmId: env.SMPP_TM_ID || undefined,
-    source: { ton: integer(env, "SMPP_SOURCE_TON", 5, 0, 6), npi: integer(env, "SMPP_SOURCE_NPI", 0, 0, 18) },
+    source: {
+      ton: integerFromEnv(env, "SMPP_SOURCE_TON", 5, 0, 6),
+      npi: integerFromEnv(env, "SMPP_SOURCE_NPI", 0, 0, 18),
+    },
     destination: {
-      ton: integer(env, "SMPP_DEST_TON", 1, 0, 6),
-      npi: integer(env, "SMPP_DEST_NPI", 1, 0, 18),
+      ton: integerFromEnv(env, "SMPP_DEST_TON", 1, 0, 6),
+      npi: integerFromEnv(env, "SMPP_DEST_NPI", 1, 0, 18),
     },
   };
-}
-
-/** Decimal or 0x-hex integers, within bounds. */
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const value = env[name];
-  if (value === undefined || value === "") return fallback;
-  const n = /^0x[0-9a-f]+$/i.test(value) ? Number.parseInt(value, 16) : Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
-  }
-  return n;
 }
