@@ -1,10 +1,11 @@
 import { type Command, Option } from "commander";
-import { TEMPLATE_CATEGORIES, type TemplateCategory, type TemplateStatus } from "../db/schema.js";
+import { TEMPLATE_CATEGORIES, type TemplateStatus } from "../db/schema.js";
 import {
   addSender,
   addTemplate,
   listSenders,
   listTemplates,
+  type NewTemplate,
   removeSender,
   type Sender,
   setTemplateStatus,
@@ -65,30 +66,10 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
       parseList,
     )
     .requiredOption("--content <text>", 'the approved text, e.g. "Your code is {#otp#}"')
-    .action(
-      async (opts: {
-        account: string;
-        templateId: string;
-        entityId: string;
-        name: string;
-        category: TemplateCategory;
-        senders: string[];
-        content: string;
-      }) => {
-        const added = await withContext((ctx) =>
-          addTemplate(ctx, {
-            accountId: opts.account,
-            templateId: opts.templateId,
-            entityId: opts.entityId,
-            name: opts.name,
-            category: opts.category,
-            senders: opts.senders,
-            content: opts.content,
-          }),
-        );
-        print(output(), added, [`Registered ${describeTemplate(added)}`]);
-      },
-    );
+    .action(async ({ account, ...template }: Omit<NewTemplate, "accountId"> & { account: string }) => {
+      const added = await withContext((ctx) => addTemplate(ctx, { accountId: account, ...template }));
+      print(output(), added, [`Registered ${describeTemplate(added)}`]);
+    });
 
   template
     .command("list")
