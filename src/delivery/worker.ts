@@ -24,25 +24,48 @@ export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {
   let stopped = false;
   for (const carrier of Object.values(ctx.carriers.live)) carrier.start?.();
 
+  // Deliveries run as a pipeline of up to `batchSize`: as they finish, more are claimed, so the
+  // carrier's window never waits for the slowest message of a batch.
+  const inFlight = new Set<Promise<void>>();
+  const refillAt = Math.max(1, Math.floor(settings.batchSize / 4));
+  const claim = (limit: number) =>
+    claimDueMessages(ctx.db, ctx.dialect, {
+      owner: id,
+      now: isoNow(ctx.clock),
+      leaseUntil: isoAfter(ctx.clock, settings.leaseSeconds),
+      limit,
+    });
+
   const loop = (async () => {
     while (!stopped) {
+      const room = settings.batchSize - inFlight.size;
+      if (room < refillAt) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      let batch: MessagesTable[];
       try {
-        const batch = await claimDueMessages(ctx.db, ctx.dialect, {
-          owner: id,
-          now: isoNow(ctx.clock),
-          leaseUntil: isoAfter(ctx.clock, settings.leaseSeconds),
-          limit: settings.batchSize,
-        });
-        if (batch.length === 0) {
-          await ctx.queue.wait(settings.pollIntervalMs);
-          continue;
-        }
-        await Promise.all(batch.map((row) => deliver(ctx, row, id, settings)));
+        batch = await claim(room);
       } catch (error) {
-        ctx.log.error({ err: error, worker: id }, "delivery worker round failed");
+        ctx.log.error({ err: error, worker: id }, "claiming due messages failed");
         await ctx.queue.wait(settings.pollIntervalMs);
+        continue;
+      }
+      for (const row of batch) {
+        const delivery: Promise<void> = deliver(ctx, row, id, settings)
+          .catch((error: unknown) => {
+            // The lease runs out and the message is tried again.
+            ctx.log.error({ err: error, worker: id, message_id: row.id }, "delivery failed");
+          })
+          .finally(() => inFlight.delete(delivery));
+        inFlight.add(delivery);
+      }
+      if (batch.length === 0) {
+        const idle = ctx.queue.wait(settings.pollIntervalMs);
+        await (inFlight.size === 0 ? idle : Promise.race([idle, ...inFlight]));
       }
     }
+    await Promise.all(inFlight);
   })();
 
   ctx.log.info({ worker: id }, "delivery worker started");

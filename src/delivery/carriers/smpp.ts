@@ -90,9 +90,9 @@ export function createSmppCarrier(
       const wasBound = link.bound;
       link.bound = false;
       links.splice(links.indexOf(link), 1);
-      if (wasBound) log.warn({ mode, reason }, "SMPP link lost");
       failInFlight();
       if (closing) return;
+      if (wasBound) log.warn({ mode, reason }, "SMPP link lost");
       const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** (wasBound ? 0 : failures));
       setTimeout(() => connect(mode, wasBound ? 0 : failures + 1), delay).unref();
     };
