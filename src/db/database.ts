@@ -6,6 +6,7 @@ import {
   type DatabaseConnection,
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -102,6 +103,22 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): SqliteDriver {
     return new ImmediateSqliteDriver(this.#config);
+  }
+
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+/**
+ * SQLite runs DDL in transactions, but Kysely's adapter says it does not, so its migrator would
+ * run without one and without a lock: two processes starting at once (a server and the CLI)
+ * would both apply the same migration. Inside a transaction (`BEGIN IMMEDIATE`, below) the
+ * second waits for the first and then finds nothing left to do.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 
