@@ -44,7 +44,7 @@ export function registerIdempotency(app: App, ctx: AppContext): void {
     const claim = await claimIdempotencyKey(
       ctx,
       scope,
-      requestFingerprint(request.method, path, request.body),
+      requestFingerprint(ctx.secret, request.method, path, request.body),
     );
     switch (claim.outcome) {
       case "claimed":

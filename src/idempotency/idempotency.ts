@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
 import type { ExpressionBuilder } from "kysely";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
@@ -20,9 +20,13 @@ export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 3600;
 /** How long a first request holds its key; after this a crashed holder's key can be taken over. */
 const LOCK_SECONDS = 60;
 
-/** Identifies a request by method, path and body, with object keys sorted so key order does not matter. */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash("sha256")
+/**
+ * Identifies a request by method, path and body, with object keys sorted so key order does not
+ * matter. Keyed with the server secret: a plain hash of a body holding a 6-digit code would give
+ * the code away to anyone reading the table, after a million guesses.
+ */
+export function requestFingerprint(secret: string, method: string, path: string, body: unknown): string {
+  return createHmac("sha256", secret)
     .update(`${method} ${path}\n${canonicalJson(body)}`)
     .digest("hex");
 }
