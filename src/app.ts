@@ -4,6 +4,8 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { balanceRoutes } from "./accounts/routes.js";
 import type { AppContext } from "./context.js";
+import { voiceWebhookRoutes } from "./delivery/carriers/voice-webhook.js";
+import { whatsappWebhookRoutes } from "./delivery/carriers/whatsapp-webhook.js";
 import { ApiError } from "./errors.js";
 import { registerApiKeyAuth } from "./http/auth.js";
 import { registerErrorHandling } from "./http/error-handler.js";
@@ -12,6 +14,7 @@ import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
 import { registerIdempotency } from "./idempotency/hooks.js";
+import { otpRoutes } from "./otp/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
 import { smsRoutes } from "./sms/routes.js";
 
@@ -37,6 +40,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   healthRoutes(app, ctx);
   balanceRoutes(app, ctx);
   smsRoutes(app, ctx);
+  otpRoutes(app, ctx);
+  if (ctx.webhooks.whatsapp) whatsappWebhookRoutes(app, ctx, ctx.webhooks.whatsapp);
+  if (ctx.webhooks.voice) voiceWebhookRoutes(app, ctx, ctx.webhooks.voice);
   sandboxRoutes(app, ctx);
   return app;
 }
@@ -46,7 +52,8 @@ function registerJsonOnly(app: App): void {
   app.removeContentTypeParser("text/plain");
   app.addHook("onRequest", async (request) => {
     if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") return;
-    if (!request.routeOptions.url) return;
+    // Carriers' webhooks come in their providers' formats (form posts, signed raw JSON).
+    if (!request.routeOptions.url || request.routeOptions.url.startsWith("/webhooks/")) return;
     const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
     if (type !== "application/json") {
       throw new ApiError("unsupported_media_type", "Send the body as Content-Type: application/json.");

@@ -1,9 +1,19 @@
 import { parseSmppConfig, type SmppConfig } from "./delivery/carriers/smpp-config.js";
+import { parseVoiceConfig, type VoiceConfig } from "./delivery/carriers/voice-config.js";
+import { parseWhatsAppConfig, type WhatsAppConfig } from "./delivery/carriers/whatsapp-config.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./delivery/worker-options.js";
 import { integerFromEnv } from "./env.js";
 import { ConfigError } from "./errors.js";
 import { parseInr } from "./money.js";
 import { DEFAULT_PRICES, type PriceList } from "./sms/pricing.js";
+
+/** The operator's abuse limits on OTP sends. */
+export interface OtpLimits {
+  sendsPerOtp: number;
+  sendsPerNumberPerHour: number;
+  /** So a leaked key cannot drain a balance in minutes. */
+  sendsPerAccountPerHour: number;
+}
 
 export interface Config {
   host: string;
@@ -16,9 +26,14 @@ export interface Config {
   prices: PriceList;
   /** Longest value a DLT template variable may take (DLT's limit; sources say 20 to 40). */
   maxVariableLength: number;
+  otpLimits: OtpLimits;
   worker: WorkerOptions;
   /** Live SMS over SMPP; `undefined` when SMPP_URL is unset. */
   smpp: SmppConfig | undefined;
+  /** Live WhatsApp through the Cloud API; `undefined` when not configured. */
+  whatsapp: WhatsAppConfig | undefined;
+  /** Live voice calls; `undefined` when not configured. */
+  voice: VoiceConfig | undefined;
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -44,7 +59,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       voice: parsePrice(env, "PRICE_VOICE_CALL", DEFAULT_PRICES.voice),
     },
     maxVariableLength: integerFromEnv(env, "DLT_MAX_VARIABLE_LENGTH", 30, 1, 200),
+    otpLimits: {
+      sendsPerOtp: integerFromEnv(env, "OTP_MAX_SENDS_PER_OTP", 5, 1, 100),
+      sendsPerNumberPerHour: integerFromEnv(env, "OTP_MAX_SENDS_PER_NUMBER_PER_HOUR", 10, 1, 10_000),
+      sendsPerAccountPerHour: integerFromEnv(env, "OTP_MAX_SENDS_PER_ACCOUNT_PER_HOUR", 1_000, 1, 10_000_000),
+    },
     smpp: parseSmppConfig(env),
+    whatsapp: parseWhatsAppConfig(env),
+    voice: parseVoiceConfig(env),
     worker: {
       batchSize: integerFromEnv(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
       leaseSeconds: integerFromEnv(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),

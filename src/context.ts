@@ -2,13 +2,15 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Clock, systemClock } from "./clock.js";
-import type { Config } from "./config.js";
+import type { Config, OtpLimits } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import type { Db, Dialect } from "./db/schema.js";
 import type { Carriers } from "./delivery/carrier.js";
 import { createSandboxCarrier } from "./delivery/carriers/sandbox.js";
 import { createSmppCarrier } from "./delivery/carriers/smpp.js";
+import { createVoiceCarrier } from "./delivery/carriers/voice.js";
+import { createWhatsAppCarrier } from "./delivery/carriers/whatsapp.js";
 import { QueueSignal } from "./delivery/queue-signal.js";
 import { applyReceipt } from "./delivery/status.js";
 import { createLogger, type Logger } from "./logger.js";
@@ -26,6 +28,9 @@ export interface AppContext {
   queue: QueueSignal;
   prices: PriceList;
   maxVariableLength: number;
+  otpLimits: OtpLimits;
+  /** Provider settings the webhook routes check signatures with. */
+  webhooks: Pick<Config, "whatsapp" | "voice">;
   /** Set once shutdown begins: readiness turns 503 so load balancers stop sending traffic. */
   shuttingDown: boolean;
   close(): Promise<void>;
@@ -53,6 +58,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   if (config.smpp && !live.sms) {
     live.sms = createSmppCarrier(config.smpp, { log, onReceipt: (receipt) => applyReceipt(ctx, receipt) });
   }
+  if (config.whatsapp && !live.whatsapp) live.whatsapp = createWhatsAppCarrier(config.whatsapp, { log });
+  if (config.voice && !live.voice) live.voice = createVoiceCarrier(config.voice, { log });
   const ctx: AppContext = {
     db,
     dialect,
@@ -63,6 +70,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     queue: new QueueSignal(),
     prices: config.prices,
     maxVariableLength: config.maxVariableLength,
+    otpLimits: config.otpLimits,
+    webhooks: { whatsapp: config.whatsapp, voice: config.voice },
     shuttingDown: false,
     close: async () => {
       await Promise.all(Object.values(live).map((carrier) => carrier.close?.()));

@@ -30,6 +30,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** An expected failure that the HTTP layer turns into the error envelope. */
 export class ApiError extends Error {
   readonly status: number;
+  /** Seconds, for `Retry-After` on a 429. */
+  retryAfter: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -39,6 +41,11 @@ export class ApiError extends Error {
     super(message);
     this.name = "ApiError";
     this.status = ERROR_STATUS[code];
+  }
+
+  withRetryAfter(seconds: number): this {
+    this.retryAfter = Math.max(1, Math.ceil(seconds));
+    return this;
   }
 }
 

@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { accountCommands } from "./cli/accounts.js";
 import { dltCommands } from "./cli/dlt.js";
 import { keyCommands } from "./cli/keys.js";
+import { otpCommands } from "./cli/otp.js";
 import type { OutputOptions } from "./cli/run.js";
 import { serverCommands } from "./cli/serve.js";
 import { ApiError, ConfigError } from "./errors.js";
@@ -18,6 +19,7 @@ serverCommands(program, output);
 accountCommands(program, output);
 keyCommands(program, output);
 dltCommands(program, output);
+otpCommands(program, output);
 
 try {
   await program.parseAsync(process.argv);

@@ -4,14 +4,27 @@ import { purgeExpiredIdempotencyKeys } from "./idempotency/idempotency.js";
 
 const INTERVAL_MS = 15 * 60_000;
 
-/** Deletes what has outlived its use: idempotency keys after 24 h, rotated keys after their grace period. */
-export async function purgeExpired(ctx: AppContext): Promise<{ idempotencyKeys: number; apiKeys: number }> {
+/**
+ * Deletes what has outlived its use: idempotency keys after 24 h, rotated keys after their grace
+ * period, and the sealed codes of OTPs that expired without anyone asking about them again.
+ */
+export async function purgeExpired(
+  ctx: AppContext,
+): Promise<{ idempotencyKeys: number; apiKeys: number; expiredOtps: number }> {
+  const now = isoNow(ctx.clock);
   const idempotencyKeys = await purgeExpiredIdempotencyKeys(ctx);
-  const keys = await ctx.db
-    .deleteFrom("api_keys")
-    .where("expires_at", "<=", isoNow(ctx.clock))
+  const keys = await ctx.db.deleteFrom("api_keys").where("expires_at", "<=", now).executeTakeFirst();
+  const otps = await ctx.db
+    .updateTable("otps")
+    .set({ status: "expired", code_sealed: null, fallback_due_at: null, updated_at: now })
+    .where("status", "=", "pending")
+    .where("expires_at", "<=", now)
     .executeTakeFirst();
-  return { idempotencyKeys, apiKeys: Number(keys.numDeletedRows) };
+  return {
+    idempotencyKeys,
+    apiKeys: Number(keys.numDeletedRows),
+    expiredOtps: Number(otps.numUpdatedRows),
+  };
 }
 
 /** Runs `purgeExpired` now and every 15 minutes; returns a function that stops it. */

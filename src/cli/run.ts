@@ -28,7 +28,7 @@ export function print(options: OutputOptions, json: unknown, human: string[]): v
 }
 
 export function parseNonNegativeInteger(value: string): number {
-  if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError("must be a whole number of seconds.");
+  if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError("must be a whole number.");
   return Number(value);
 }
 

@@ -130,6 +130,8 @@ export interface MessagesTable {
   undelivered_at: Timestamp | null;
   failed_at: Timestamp | null;
   updated_at: Timestamp;
+  /** An OTP message's real text and code, sealed with the server secret while it is queued. */
+  sealed: string | null;
 }
 
 export type PartStatus = "submitted" | "delivered" | "undelivered";
@@ -156,6 +158,66 @@ export interface SandboxMessagesTable {
   created_at: Timestamp;
 }
 
+export type OtpStatus = "pending" | "approved" | "expired" | "locked" | "cancelled";
+
+export interface OtpSettingsTable {
+  account_id: string;
+  environment: Environment;
+  expiry_seconds: number;
+  max_attempts: number;
+  resend_cooldown_seconds: number;
+  fallback_after_seconds: number;
+  code_length: number;
+  sms_template_id: string | null;
+  sms_sender: string | null;
+  whatsapp_template: string | null;
+  whatsapp_language: string;
+  /** JSON object: E.164 number → its fixed code. */
+  test_numbers: string;
+  updated_at: Timestamp;
+}
+
+export interface OtpsTable {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  recipient: string;
+  /** HMAC-SHA-256 of the code under the server secret. */
+  code_hash: string;
+  /** The code sealed with the server secret while it may still be resent; cleared when the OTP ends. */
+  code_sealed: string | null;
+  status: OtpStatus;
+  attempts: number;
+  max_attempts: number;
+  sends: number;
+  channel: Channel;
+  fallback_channel: Channel | null;
+  /** When the fallback goes out unless the first channel reported delivery; null once settled. */
+  fallback_due_at: Timestamp | null;
+  /** 1 for a test number with a fixed code: nothing is delivered or charged. */
+  is_test: number;
+  expires_at: Timestamp;
+  last_sent_at: Timestamp;
+  approved_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OtpDeliveriesTable {
+  otp_id: string;
+  message_id: string;
+  channel: Channel;
+  is_fallback: number;
+  created_at: Timestamp;
+}
+
+export interface OtpSendsTable {
+  account_id: string;
+  environment: Environment;
+  recipient: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   balances: BalancesTable;
@@ -167,6 +229,10 @@ export interface Database {
   messages: MessagesTable;
   carrier_messages: CarrierMessagesTable;
   sandbox_messages: SandboxMessagesTable;
+  otp_settings: OtpSettingsTable;
+  otps: OtpsTable;
+  otp_deliveries: OtpDeliveriesTable;
+  otp_sends: OtpSendsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,6 +1,14 @@
 import type { Channel, Environment } from "../db/schema.js";
 import type { SmsEncoding } from "../dlt/encoding.js";
 
+/** The OTP an OTP message carries, for carriers that send the code itself (WhatsApp, voice). */
+export interface OtpDetails {
+  code: string;
+  expirySeconds: number;
+  whatsappTemplate: string | null;
+  whatsappLanguage: string;
+}
+
 /** What a carrier needs to deliver one message. */
 export interface OutboundMessage {
   id: string;
@@ -14,6 +22,8 @@ export interface OutboundMessage {
   text: string;
   encoding: SmsEncoding;
   segments: number;
+  /** Set on OTP messages. */
+  otp?: OtpDetails;
 }
 
 /** A delivery report from the network for one accepted part. */

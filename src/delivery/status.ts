@@ -30,6 +30,7 @@ export async function markSubmitted(
       .set((eb) => ({
         status: "submitted",
         carrier,
+        sealed: null,
         submitted_at: now,
         updated_at: now,
         attempts: eb("attempts", "+", 1),
@@ -105,6 +106,7 @@ export async function failMessage(
       .updateTable("messages")
       .set((eb) => ({
         status: "failed",
+        sealed: null,
         failed_at: now,
         updated_at: now,
         attempts: eb("attempts", "+", 1),

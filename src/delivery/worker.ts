@@ -3,7 +3,9 @@ import type { AppContext } from "../context.js";
 import { claimDueMessages } from "../db/queue-claims.js";
 import type { MessagesTable } from "../db/schema.js";
 import { randomBase62 } from "../ids.js";
-import type { Carrier, OutboundMessage, SendResult } from "./carrier.js";
+import { unseal } from "../otp/codes.js";
+import { sendDueFallbacks } from "../otp/fallback.js";
+import type { Carrier, OtpDetails, OutboundMessage, SendResult } from "./carrier.js";
 import { failMessage, type Lease, markSubmitted, scheduleRetry } from "./status.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./worker-options.js";
 
@@ -68,13 +70,27 @@ export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {
     await Promise.all(inFlight);
   })();
 
+  // OTP fallbacks fall due by the clock, not by a send: look for them every second.
+  let fallbacks: Promise<unknown> = Promise.resolve();
+  const fallbackTimer = setInterval(
+    () => {
+      fallbacks = fallbacks
+        .then(() => sendDueFallbacks(ctx))
+        .catch((error: unknown) => ctx.log.error({ err: error, worker: id }, "sending OTP fallbacks failed"));
+    },
+    Math.min(1_000, settings.pollIntervalMs * 4),
+  );
+  fallbackTimer.unref();
+
   ctx.log.info({ worker: id }, "delivery worker started");
   return {
     id,
     async stop() {
       stopped = true;
+      clearInterval(fallbackTimer);
       ctx.queue.notify();
       await loop;
+      await fallbacks;
       ctx.log.info({ worker: id }, "delivery worker stopped");
     },
   };
@@ -88,8 +104,22 @@ async function deliver(
 ): Promise<void> {
   const lease: Lease = { messageId: row.id, owner };
   const carrier = carrierFor(ctx, row);
+  const outbound = toOutbound(ctx, row);
+  if (
+    outbound.otp &&
+    Date.parse(row.created_at) + outbound.otp.expirySeconds * 1000 <= ctx.clock.now().getTime()
+  ) {
+    // A passcode that reaches the handset after it expired only confuses: give up, refunded.
+    await failMessage(
+      ctx,
+      row.id,
+      { code: "otp_expired", message: "The passcode expired before it could be sent." },
+      owner,
+    );
+    return;
+  }
   const result: SendResult = carrier
-    ? await carrier.send(toOutbound(row)).catch((error: unknown) => {
+    ? await carrier.send(outbound).catch((error: unknown) => {
         ctx.log.warn({ err: error, message_id: row.id, carrier: carrier.name }, "carrier send threw");
         return {
           outcome: "retryable",
@@ -129,7 +159,11 @@ export function backoffSeconds(attempts: number, atLeast = 0): number {
   return Math.max(atLeast, Math.round(jittered * 1000) / 1000);
 }
 
-function toOutbound(row: MessagesTable): OutboundMessage {
+function toOutbound(ctx: AppContext, row: MessagesTable): OutboundMessage {
+  // An OTP message's real text and code travel sealed; the stored text has the code masked.
+  const sealed = row.sealed
+    ? (JSON.parse(unseal(ctx.secret, row.sealed)) as { text: string; otp: OtpDetails })
+    : undefined;
   return {
     id: row.id,
     accountId: row.account_id,
@@ -139,8 +173,9 @@ function toOutbound(row: MessagesTable): OutboundMessage {
     sender: row.sender,
     templateId: row.template_id,
     entityId: row.entity_id,
-    text: row.text,
+    text: sealed?.text ?? row.text,
     encoding: row.encoding,
     segments: row.segments,
+    ...(sealed ? { otp: sealed.otp } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { ApiError, type ErrorCode } from "../errors.js";
 import type { App } from "./types.js";
 
 interface ErrorBody {
-  error: { code: ErrorCode; message: string; param?: string; request_id: string };
+  error: { code: ErrorCode; message: string; param?: string; retry_after?: number; request_id: string };
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
@@ -12,10 +12,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
       code: error.code,
       message: error.message,
       ...(error.param === undefined ? {} : { param: error.param }),
+      ...(error.retryAfter === undefined ? {} : { retry_after: error.retryAfter }),
       request_id: request.id,
     },
   };
   if (error.code === "missing_api_key") reply.header("WWW-Authenticate", "Bearer");
+  if (error.retryAfter !== undefined) reply.header("Retry-After", String(error.retryAfter));
   return reply.code(error.status).type("application/json; charset=utf-8").send(body);
 }
 

@@ -8,6 +8,7 @@ export const ErrorResponse = Type.Object(
       code: Type.String({ enum: Object.keys(ERROR_STATUS) }),
       message: Type.String(),
       param: Type.Optional(Type.String()),
+      retry_after: Type.Optional(Type.Integer({ description: "Seconds to wait, on a 429" })),
       request_id: Type.String(),
     }),
   },

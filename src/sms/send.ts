@@ -1,7 +1,7 @@
 import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { MessagesTable } from "../db/schema.js";
+import type { DbOrTrx, MessagesTable } from "../db/schema.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { findTemplate, senderExists, type Template } from "../dlt/registry.js";
@@ -107,21 +107,25 @@ export async function sendSms(
     undelivered_at: null,
     failed_at: null,
     updated_at: now,
+    sealed: null,
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    if (row.cost > 0) {
-      await applyLedgerChange(trx, ctx.clock, {
-        accountId,
-        environment,
-        amount: -row.cost,
-        reason: "sms_charge",
-        reference: row.id,
-      });
-    }
-    await trx.insertInto("messages").values(row).execute();
-  });
+  await ctx.db.transaction().execute((trx) => chargeAndQueue(trx, ctx, row));
   ctx.queue.notify();
   return toMessageView(row);
+}
+
+/** Debits a message's cost through the ledger and puts it in the queue, in the caller's transaction. */
+export async function chargeAndQueue(trx: DbOrTrx, ctx: AppContext, row: MessagesTable): Promise<void> {
+  if (row.cost > 0) {
+    await applyLedgerChange(trx, ctx.clock, {
+      accountId: row.account_id,
+      environment: row.environment,
+      amount: -row.cost,
+      reason: `${row.channel}_charge`,
+      reference: row.id,
+    });
+  }
+  await trx.insertInto("messages").values(row).execute();
 }
 
 function checkVariables(template: Template, variables: Record<string, string>, maxLength: number): void {

@@ -1,0 +1,47 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from "node:crypto";
+
+/** A code of `length` digits, uniform over all 10^length strings (leading zeros included). */
+export function generateCode(length: number): string {
+  return String(randomInt(0, 10 ** length)).padStart(length, "0");
+}
+
+/** The only form of a code that is stored: an HMAC under the server secret, bound to its OTP. */
+export function hashCode(secret: string, otpId: string, code: string): string {
+  return createHmac("sha256", secret).update(`otp:${otpId}:${code}`).digest("hex");
+}
+
+export function codeMatches(secret: string, otpId: string, code: string, expectedHash: string): boolean {
+  const actual = Buffer.from(hashCode(secret, otpId, code), "hex");
+  const expected = Buffer.from(expectedHash, "hex");
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * AES-256-GCM under a key derived from the server secret: for what must be delivered later but
+ * not kept in clear (a code that may be resent, an OTP message's text while it is queued).
+ */
+export function seal(secret: string, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealKey(secret), iv);
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64");
+}
+
+export function unseal(secret: string, sealed: string): string {
+  const raw = Buffer.from(sealed, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", sealKey(secret), raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+}
+
+function sealKey(secret: string): Buffer {
+  return createHash("sha256").update(`dakiya-seal:${secret}`).digest();
+}

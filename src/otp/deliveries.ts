@@ -1,0 +1,132 @@
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import type { Channel, DbOrTrx, Environment, MessagesTable } from "../db/schema.js";
+import type { OtpDetails } from "../delivery/carrier.js";
+import { spokenText } from "../delivery/carriers/voice.js";
+import { analyseSms } from "../dlt/encoding.js";
+import { renderTemplate } from "../dlt/placeholders.js";
+import { findTemplate, type Template } from "../dlt/registry.js";
+import { ApiError } from "../errors.js";
+import { newId } from "../ids.js";
+import { priceOf } from "../sms/pricing.js";
+import { chargeAndQueue } from "../sms/send.js";
+import { seal } from "./codes.js";
+import type { OtpSettings } from "./settings.js";
+
+/** What a channel needs before an OTP can go out on it; throws `channel_not_configured` otherwise. */
+export interface ChannelSetup {
+  channel: Channel;
+  template: Template | null;
+}
+
+export async function requireChannel(
+  ctx: AppContext,
+  db: DbOrTrx,
+  scope: { accountId: string; environment: Environment },
+  channel: Channel,
+  settings: OtpSettings,
+): Promise<ChannelSetup> {
+  if (scope.environment === "live" && !ctx.carriers.live[channel]) {
+    throw new ApiError(
+      "channel_not_configured",
+      `Live ${channel} is not configured on this server.`,
+      "channel",
+    );
+  }
+  if (channel === "sms") {
+    const template =
+      settings.sms_template_id && settings.sms_sender
+        ? await findTemplate(db, scope.accountId, settings.sms_template_id)
+        : undefined;
+    if (template?.status !== "active") {
+      throw new ApiError(
+        "channel_not_configured",
+        "SMS OTPs need an active OTP template with {#otp#} and a sender in the OTP settings.",
+        "channel",
+      );
+    }
+    return { channel, template };
+  }
+  if (channel === "whatsapp" && scope.environment === "live" && !settings.whatsapp_template) {
+    throw new ApiError(
+      "channel_not_configured",
+      "WhatsApp OTPs need the approved authentication template's name in the OTP settings.",
+      "channel",
+    );
+  }
+  return { channel, template: null };
+}
+
+function otpText(setup: ChannelSetup, code: string, settings: OtpSettings): string {
+  if (setup.channel === "sms" && setup.template) return renderTemplate(setup.template.content, { otp: code });
+  if (setup.channel === "voice") return spokenText(code);
+  const minutes = Math.max(1, Math.round(settings.expiry_seconds / 60));
+  return `${code} is your verification code. For your security, do not share this code. This code expires in ${minutes} minutes.`;
+}
+
+/**
+ * Queues one delivery of an OTP, charged like any message. The stored text has the code
+ * masked; the real text and the code travel sealed until the message leaves the queue.
+ */
+export async function queueOtpDelivery(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  otp: { id: string; accountId: string; environment: Environment; to: string },
+  setup: ChannelSetup,
+  code: string,
+  settings: OtpSettings,
+  isFallback: boolean,
+): Promise<MessagesTable> {
+  const text = otpText(setup, code, settings);
+  const { encoding, segments } = analyseSms(text);
+  const now = isoNow(ctx.clock);
+  const details: OtpDetails = {
+    code,
+    expirySeconds: settings.expiry_seconds,
+    whatsappTemplate: settings.whatsapp_template,
+    whatsappLanguage: settings.whatsapp_language,
+  };
+  const row: MessagesTable = {
+    id: newId("msg"),
+    account_id: otp.accountId,
+    environment: otp.environment,
+    channel: setup.channel,
+    recipient: otp.to,
+    sender: setup.channel === "sms" ? settings.sms_sender : null,
+    template_id: setup.template?.template_id ?? null,
+    entity_id: setup.template?.entity_id ?? null,
+    reference: otp.id,
+    // The same words with the code's digits masked, wherever the channel puts them (voice spaces them out).
+    text: otpText(setup, "*".repeat(code.length), settings),
+    encoding,
+    segments,
+    cost: priceOf(ctx.prices, setup.channel, setup.channel === "sms" ? segments : 1),
+    status: "queued",
+    error_code: null,
+    error_message: null,
+    carrier: null,
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    lease_owner: null,
+    created_at: now,
+    submitted_at: null,
+    delivered_at: null,
+    undelivered_at: null,
+    failed_at: null,
+    updated_at: now,
+    sealed: seal(ctx.secret, JSON.stringify({ text, otp: details })),
+  };
+  await chargeAndQueue(trx, ctx, row);
+  await trx
+    .insertInto("otp_deliveries")
+    .values({
+      otp_id: otp.id,
+      message_id: row.id,
+      channel: setup.channel,
+      is_fallback: isFallback ? 1 : 0,
+      created_at: now,
+    })
+    .execute();
+  return row;
+}

@@ -1,0 +1,385 @@
+import { sql } from "kysely";
+import { isoAfter, isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import { lockForUpdate } from "../db/locks.js";
+import type { Channel, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
+import { ApiError } from "../errors.js";
+import { newId } from "../ids.js";
+import type { KeyPrincipal } from "../keys/authenticate.js";
+import { requireIndianMobile } from "../phone.js";
+import { codeMatches, generateCode, hashCode, seal, unseal } from "./codes.js";
+import { queueOtpDelivery, requireChannel } from "./deliveries.js";
+import { getOtpSettings } from "./settings.js";
+
+export interface OtpSendRequest {
+  to: string;
+  channel?: Channel;
+  fallback?: Channel;
+  code?: string;
+  length?: number;
+}
+
+export interface OtpView {
+  id: string;
+  status: OtpsTable["status"];
+  environment: Environment;
+  to: string;
+  channel: Channel;
+  expires_at: string;
+  resend_available_at: string;
+  attempts_remaining: number;
+  sends: number;
+  message_id: string | null;
+}
+
+export type VerifyReason =
+  | "approved"
+  | "incorrect_code"
+  | "expired"
+  | "max_attempts_reached"
+  | "already_verified"
+  | "not_found";
+
+export interface VerifyResult {
+  verified: boolean;
+  reason: VerifyReason;
+  attempts_remaining: number;
+}
+
+/**
+ * Sends an OTP (API.md §5): a new one, or the pending one again after its cooldown, on any
+ * channel, with an optional fallback channel. The OTP, its delivery message and the charge
+ * are written in one transaction.
+ */
+export async function sendOtp(
+  ctx: AppContext,
+  principal: KeyPrincipal,
+  request: OtpSendRequest,
+): Promise<OtpView> {
+  const { accountId, environment } = principal;
+  requireIndianMobile(request.to);
+  const channel = request.channel ?? "sms";
+  if (request.fallback === channel) {
+    throw new ApiError("invalid_request", "fallback must be a different channel from channel.", "fallback");
+  }
+  const settings = await getOtpSettings(ctx.db, accountId, environment);
+  const fixedCode = settings.test_numbers[request.to];
+  const scope = { accountId, environment };
+  const setup =
+    fixedCode === undefined ? await requireChannel(ctx, ctx.db, scope, channel, settings) : undefined;
+  const fallbackSetup =
+    fixedCode === undefined && request.fallback
+      ? await requireChannel(ctx, ctx.db, scope, request.fallback, settings)
+      : undefined;
+
+  const now = isoNow(ctx.clock);
+  const result = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      // One send at a time per account and environment, so the limits below hold under concurrency.
+      await lockForUpdate(trx, ctx.dialect, `otp-send:${accountId}:${environment}`);
+      await enforceHourlyLimits(trx, ctx, scope, request.to);
+      const pending = await trx
+        .selectFrom("otps")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("environment", "=", environment)
+        .where("recipient", "=", request.to)
+        .where("status", "=", "pending")
+        .executeTakeFirst();
+
+      let otp: OtpsTable;
+      let code: string;
+      const resendable = pending && pending.expires_at > now && pending.attempts < pending.max_attempts;
+      if (pending && resendable) {
+        // Inside the cooldown nothing is sent: neither the same code again nor a caller's new one.
+        const availableAt = isoAfter(
+          { now: () => new Date(pending.last_sent_at) },
+          settings.resend_cooldown_seconds,
+        );
+        if (now < availableAt) {
+          const retryAfter = Math.ceil((Date.parse(availableAt) - Date.parse(now)) / 1000);
+          throw new ApiError(
+            "resend_cooldown",
+            `Wait ${retryAfter} s before sending this OTP again.`,
+          ).withRetryAfter(retryAfter);
+        }
+      }
+      if (pending && resendable && request.code === undefined) {
+        if (pending.sends >= ctx.otpLimits.sendsPerOtp) {
+          throw new ApiError(
+            "rate_limited",
+            `An OTP is sent at most ${ctx.otpLimits.sendsPerOtp} times.`,
+          ).withRetryAfter(Math.ceil((Date.parse(pending.expires_at) - Date.parse(now)) / 1000));
+        }
+        code = pending.code_sealed ? unseal(ctx.secret, pending.code_sealed) : "";
+        otp = { ...pending, sends: pending.sends + 1, last_sent_at: now, updated_at: now, channel };
+        await trx
+          .updateTable("otps")
+          .set({ sends: otp.sends, last_sent_at: now, updated_at: now })
+          .where("id", "=", pending.id)
+          .execute();
+      } else {
+        if (pending) {
+          // Replaced by a caller's new code, or over (expired or out of attempts): it ends here.
+          const ended = resendable ? "cancelled" : pending.expires_at <= now ? "expired" : "locked";
+          await trx
+            .updateTable("otps")
+            .set({ status: ended, code_sealed: null, updated_at: now })
+            .where("id", "=", pending.id)
+            .execute();
+        }
+        const id = newId("otp");
+        code = fixedCode ?? request.code ?? generateCode(request.length ?? settings.length);
+        otp = {
+          id,
+          account_id: accountId,
+          environment,
+          recipient: request.to,
+          code_hash: hashCode(ctx.secret, id, code),
+          code_sealed: fixedCode === undefined ? seal(ctx.secret, code) : null,
+          status: "pending",
+          attempts: 0,
+          max_attempts: settings.max_attempts,
+          sends: 1,
+          channel,
+          fallback_channel: fallbackSetup ? fallbackSetup.channel : null,
+          fallback_due_at: fallbackSetup ? isoAfter(ctx.clock, settings.fallback_after_seconds) : null,
+          is_test: fixedCode === undefined ? 0 : 1,
+          expires_at: isoAfter(ctx.clock, settings.expiry_seconds),
+          last_sent_at: now,
+          approved_at: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await trx.insertInto("otps").values(otp).execute();
+      }
+      await trx
+        .insertInto("otp_sends")
+        .values({ account_id: accountId, environment, recipient: request.to, created_at: now })
+        .execute();
+      const message =
+        setup && otp.is_test === 0
+          ? await queueOtpDelivery(
+              trx,
+              ctx,
+              { id: otp.id, accountId, environment, to: request.to },
+              setup,
+              code,
+              settings,
+              false,
+            )
+          : undefined;
+      return { otp, messageId: message?.id ?? null };
+    })
+    .catch((error: unknown) => {
+      // Another send for this number created its OTP at the same moment (PostgreSQL; SQLite serialises).
+      if (isUniqueViolation(error)) {
+        throw new ApiError("resend_cooldown", "An OTP was just sent to this number.").withRetryAfter(
+          settings.resend_cooldown_seconds,
+        );
+      }
+      throw error;
+    });
+  if (result.messageId) ctx.queue.notify();
+  return {
+    id: result.otp.id,
+    status: "pending",
+    environment,
+    to: request.to,
+    channel,
+    expires_at: result.otp.expires_at,
+    resend_available_at: isoAfter(
+      { now: () => new Date(result.otp.last_sent_at) },
+      settings.resend_cooldown_seconds,
+    ),
+    attempts_remaining: result.otp.max_attempts - result.otp.attempts,
+    sends: result.otp.sends,
+    message_id: result.messageId,
+  };
+}
+
+async function enforceHourlyLimits(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  scope: { accountId: string; environment: Environment },
+  to: string,
+): Promise<void> {
+  const since = isoAfter(ctx.clock, -3600);
+  const count = async (recipient?: string) => {
+    let query = trx
+      .selectFrom("otp_sends")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("account_id", "=", scope.accountId)
+      .where("environment", "=", scope.environment)
+      .where("created_at", ">", since);
+    if (recipient) query = query.where("recipient", "=", recipient);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  };
+  const { sendsPerNumberPerHour, sendsPerAccountPerHour } = ctx.otpLimits;
+  if ((await count(to)) >= sendsPerNumberPerHour) {
+    throw new ApiError(
+      "rate_limited",
+      `At most ${sendsPerNumberPerHour} OTPs an hour go to one number.`,
+    ).withRetryAfter(3600);
+  }
+  if ((await count()) >= sendsPerAccountPerHour) {
+    throw new ApiError(
+      "rate_limited",
+      `This account sends at most ${sendsPerAccountPerHour} OTPs an hour.`,
+    ).withRetryAfter(3600);
+  }
+}
+
+/**
+ * Checks a code. Attempts are counted with one guarded update, so however many verifications
+ * arrive at once, at most `max_attempts` of them compare a code; the OTP is approved once.
+ */
+export async function verifyOtp(
+  ctx: AppContext,
+  principal: KeyPrincipal,
+  request: { to: string; code: string },
+): Promise<VerifyResult> {
+  const { accountId, environment } = principal;
+  requireIndianMobile(request.to);
+  const latest = await ctx.db
+    .selectFrom("otps")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where("environment", "=", environment)
+    .where("recipient", "=", request.to)
+    // The pending OTP if there is one (ids are random, so two made in one millisecond would not
+    // sort), else the latest.
+    .orderBy(sql`case when status = 'pending' then 0 else 1 end`)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  if (!latest) return { verified: false, reason: "not_found", attempts_remaining: 0 };
+  const now = isoNow(ctx.clock);
+  const counted = await ctx.db
+    .updateTable("otps")
+    .set({ attempts: sql`attempts + 1`, updated_at: now })
+    .where("id", "=", latest.id)
+    .where("status", "=", "pending")
+    .where("expires_at", ">", now)
+    .where(sql<boolean>`attempts < max_attempts`)
+    .returning(["attempts", "max_attempts", "code_hash"])
+    .executeTakeFirst();
+  if (!counted) return settledOutcome(ctx, latest.id, now);
+
+  const remaining = counted.max_attempts - counted.attempts;
+  if (codeMatches(ctx.secret, latest.id, request.code, counted.code_hash)) {
+    const approved = await ctx.db
+      .updateTable("otps")
+      .set({
+        status: "approved",
+        approved_at: now,
+        code_sealed: null,
+        fallback_due_at: null,
+        updated_at: now,
+      })
+      .where("id", "=", latest.id)
+      // A concurrent verify past the limit may have locked it meanwhile; this attempt was counted within it.
+      .where("status", "in", ["pending", "locked"])
+      .executeTakeFirst();
+    if (Number(approved.numUpdatedRows) === 1)
+      return { verified: true, reason: "approved", attempts_remaining: remaining };
+    return { verified: false, reason: "already_verified", attempts_remaining: remaining };
+  }
+  if (remaining === 0) await endOtp(ctx, latest.id, "locked", now);
+  return { verified: false, reason: "incorrect_code", attempts_remaining: remaining };
+}
+
+/** Why an OTP takes no more attempts: approved, out of attempts, or expired. */
+async function settledOutcome(ctx: AppContext, id: string, now: string): Promise<VerifyResult> {
+  const otp = await ctx.db.selectFrom("otps").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const remaining = Math.max(0, otp.max_attempts - otp.attempts);
+  if (otp.status === "approved")
+    return { verified: false, reason: "already_verified", attempts_remaining: remaining };
+  if (otp.status === "locked" || (otp.status === "pending" && otp.attempts >= otp.max_attempts)) {
+    await endOtp(ctx, id, "locked", now);
+    return { verified: false, reason: "max_attempts_reached", attempts_remaining: 0 };
+  }
+  await endOtp(ctx, id, "expired", now);
+  return { verified: false, reason: "expired", attempts_remaining: remaining };
+}
+
+async function endOtp(ctx: AppContext, id: string, status: "locked" | "expired", now: string): Promise<void> {
+  await ctx.db
+    .updateTable("otps")
+    .set({ status, code_sealed: null, fallback_due_at: null, updated_at: now })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .execute();
+}
+
+export interface OtpDetailsView {
+  id: string;
+  status: OtpsTable["status"];
+  environment: Environment;
+  to: string;
+  channel: Channel;
+  expires_at: string;
+  attempts_remaining: number;
+  sends: number;
+  created_at: string;
+  deliveries: Array<{
+    message_id: string;
+    channel: Channel;
+    fallback: boolean;
+    status: string;
+    created_at: string;
+  }>;
+}
+
+export async function getOtp(
+  ctx: AppContext,
+  scope: { accountId: string; environment: Environment },
+  id: string,
+): Promise<OtpDetailsView> {
+  const otp = await ctx.db
+    .selectFrom("otps")
+    .selectAll()
+    .where("id", "=", id)
+    .where("account_id", "=", scope.accountId)
+    .where("environment", "=", scope.environment)
+    .executeTakeFirst();
+  if (!otp) throw new ApiError("not_found", `No OTP ${id}.`, "id");
+  const deliveries = await ctx.db
+    .selectFrom("otp_deliveries")
+    .innerJoin("messages", "messages.id", "otp_deliveries.message_id")
+    .select([
+      "otp_deliveries.message_id",
+      "otp_deliveries.channel",
+      "otp_deliveries.is_fallback",
+      "otp_deliveries.created_at",
+      "messages.status",
+    ])
+    .where("otp_deliveries.otp_id", "=", id)
+    .orderBy("otp_deliveries.created_at")
+    .execute();
+  const expired = otp.status === "pending" && otp.expires_at <= isoNow(ctx.clock);
+  return {
+    id: otp.id,
+    status: expired ? "expired" : otp.status,
+    environment: otp.environment,
+    to: otp.recipient,
+    channel: otp.channel,
+    expires_at: otp.expires_at,
+    attempts_remaining: Math.max(0, otp.max_attempts - otp.attempts),
+    sends: otp.sends,
+    created_at: otp.created_at,
+    deliveries: deliveries.map((d) => ({
+      message_id: d.message_id,
+      channel: d.channel,
+      fallback: d.is_fallback === 1,
+      status: d.status,
+      created_at: d.created_at,
+    })),
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}

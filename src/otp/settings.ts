@@ -1,0 +1,154 @@
+import { requireAccountExists } from "../accounts/accounts.js";
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import type { DbOrTrx, Environment, OtpSettingsTable } from "../db/schema.js";
+import { findTemplate, senderExists } from "../dlt/registry.js";
+import { ApiError } from "../errors.js";
+import { requireIndianMobile } from "../phone.js";
+
+export interface OtpSettings {
+  expiry_seconds: number;
+  max_attempts: number;
+  resend_cooldown_seconds: number;
+  fallback_after_seconds: number;
+  length: number;
+  sms_template_id: string | null;
+  sms_sender: string | null;
+  whatsapp_template: string | null;
+  whatsapp_language: string;
+  /** E.164 number → its fixed code, for app store reviewers. */
+  test_numbers: Record<string, string>;
+}
+
+export const DEFAULT_OTP_SETTINGS: OtpSettings = {
+  expiry_seconds: 600,
+  max_attempts: 5,
+  resend_cooldown_seconds: 30,
+  fallback_after_seconds: 7,
+  length: 6,
+  sms_template_id: null,
+  sms_sender: null,
+  whatsapp_template: null,
+  whatsapp_language: "en",
+  test_numbers: {},
+};
+
+/** Bounds of API.md §5. */
+const RANGES = {
+  expiry_seconds: [10, 3600],
+  max_attempts: [1, 20],
+  resend_cooldown_seconds: [0, 600],
+  fallback_after_seconds: [1, 120],
+  length: [4, 10],
+} as const;
+
+export async function getOtpSettings(
+  db: DbOrTrx,
+  accountId: string,
+  environment: Environment,
+): Promise<OtpSettings> {
+  const row = await db
+    .selectFrom("otp_settings")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where("environment", "=", environment)
+    .executeTakeFirst();
+  return row ? fromRow(row) : { ...DEFAULT_OTP_SETTINGS, test_numbers: {} };
+}
+
+/** Changes some settings; checks ranges, and that the SMS template and sender are registered and fit. */
+export async function updateOtpSettings(
+  ctx: AppContext,
+  accountId: string,
+  environment: Environment,
+  changes: Partial<OtpSettings>,
+): Promise<OtpSettings> {
+  await requireAccountExists(ctx.db, accountId);
+  const settings = { ...(await getOtpSettings(ctx.db, accountId, environment)), ...changes };
+  for (const [name, [min, max]] of Object.entries(RANGES)) {
+    const value = settings[name as keyof typeof RANGES];
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new ApiError("invalid_request", `${name} must be an integer from ${min} to ${max}.`, name);
+    }
+  }
+  if (settings.sms_template_id !== null) {
+    const template = await findTemplate(ctx.db, accountId, settings.sms_template_id);
+    if (!template)
+      throw new ApiError(
+        "invalid_request",
+        `Template ${settings.sms_template_id} is not registered.`,
+        "sms_template_id",
+      );
+    if (!template.placeholders.includes("otp") || template.placeholders.length !== 1) {
+      throw new ApiError(
+        "invalid_request",
+        `The OTP template must have exactly one placeholder, {#otp#}; ${settings.sms_template_id} has ${template.placeholders.map((p) => `{#${p}#}`).join(", ") || "none"}.`,
+        "sms_template_id",
+      );
+    }
+    if (settings.sms_sender !== null && !template.senders.includes(settings.sms_sender)) {
+      throw new ApiError(
+        "invalid_request",
+        `Template ${settings.sms_template_id} may not go out under ${settings.sms_sender}.`,
+        "sms_sender",
+      );
+    }
+  }
+  if (settings.sms_sender !== null && !(await senderExists(ctx.db, accountId, settings.sms_sender))) {
+    throw new ApiError("invalid_request", `Sender ${settings.sms_sender} is not registered.`, "sms_sender");
+  }
+  if (settings.whatsapp_template !== null && !/^[a-z0-9_]{1,512}$/.test(settings.whatsapp_template)) {
+    throw new ApiError(
+      "invalid_request",
+      "whatsapp_template must be a template name (a-z, 0-9, _).",
+      "whatsapp_template",
+    );
+  }
+  for (const [number, code] of Object.entries(settings.test_numbers)) {
+    requireIndianMobile(number, "test_numbers");
+    if (!/^\d{4,10}$/.test(code)) {
+      throw new ApiError(
+        "invalid_request",
+        `The fixed code of ${number} must be 4 to 10 digits.`,
+        "test_numbers",
+      );
+    }
+  }
+  const row: OtpSettingsTable = {
+    account_id: accountId,
+    environment,
+    expiry_seconds: settings.expiry_seconds,
+    max_attempts: settings.max_attempts,
+    resend_cooldown_seconds: settings.resend_cooldown_seconds,
+    fallback_after_seconds: settings.fallback_after_seconds,
+    code_length: settings.length,
+    sms_template_id: settings.sms_template_id,
+    sms_sender: settings.sms_sender,
+    whatsapp_template: settings.whatsapp_template,
+    whatsapp_language: settings.whatsapp_language,
+    test_numbers: JSON.stringify(settings.test_numbers),
+    updated_at: isoNow(ctx.clock),
+  };
+  const { account_id, environment: _environment, ...update } = row;
+  await ctx.db
+    .insertInto("otp_settings")
+    .values(row)
+    .onConflict((oc) => oc.columns(["account_id", "environment"]).doUpdateSet(update))
+    .execute();
+  return settings;
+}
+
+function fromRow(row: OtpSettingsTable): OtpSettings {
+  return {
+    expiry_seconds: row.expiry_seconds,
+    max_attempts: row.max_attempts,
+    resend_cooldown_seconds: row.resend_cooldown_seconds,
+    fallback_after_seconds: row.fallback_after_seconds,
+    length: row.code_length,
+    sms_template_id: row.sms_template_id,
+    sms_sender: row.sms_sender,
+    whatsapp_template: row.whatsapp_template,
+    whatsapp_language: row.whatsapp_language,
+    test_numbers: JSON.parse(row.test_numbers) as Record<string, string>,
+  };
+}
