@@ -56,3 +56,16 @@ export class ConfigError extends Error {
     this.name = "ConfigError";
   }
 }
+
+/**
+ * A provider's webhook refused (bad signature, wrong verify token): `invalid_request` in the
+ * envelope, but 401 or 403, since API.md's table has no code of its own for it.
+ */
+export class WebhookRefused extends ApiError {
+  override readonly status: number;
+
+  constructor(status: 401 | 403, message: string) {
+    super("invalid_request", message);
+    this.status = status;
+  }
+}

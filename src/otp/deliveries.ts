@@ -7,9 +7,8 @@ import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { findTemplate, type Template } from "../dlt/registry.js";
 import { ApiError } from "../errors.js";
-import { newId } from "../ids.js";
+import { chargeAndQueue, queuedMessage } from "../sms/messages.js";
 import { priceOf } from "../sms/pricing.js";
-import { chargeAndQueue } from "../sms/send.js";
 import { seal } from "./codes.js";
 import type { OtpSettings } from "./settings.js";
 
@@ -86,8 +85,7 @@ export async function queueOtpDelivery(
     whatsappTemplate: settings.whatsapp_template,
     whatsappLanguage: settings.whatsapp_language,
   };
-  const row: MessagesTable = {
-    id: newId("msg"),
+  const row = queuedMessage(isoNow(ctx.clock), {
     account_id: otp.accountId,
     environment: otp.environment,
     channel: setup.channel,
@@ -101,22 +99,8 @@ export async function queueOtpDelivery(
     encoding,
     segments,
     cost: priceOf(ctx.prices, setup.channel, setup.channel === "sms" ? segments : 1),
-    status: "queued",
-    error_code: null,
-    error_message: null,
-    carrier: null,
-    attempts: 0,
-    next_attempt_at: now,
-    lease_until: null,
-    lease_owner: null,
-    created_at: now,
-    submitted_at: null,
-    delivered_at: null,
-    undelivered_at: null,
-    failed_at: null,
-    updated_at: now,
     sealed: seal(ctx.secret, JSON.stringify({ text, otp: details })),
-  };
+  });
   await chargeAndQueue(trx, ctx, row);
   await trx
     .insertInto("otp_deliveries")

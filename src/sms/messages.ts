@@ -1,6 +1,8 @@
+import { applyLedgerChange } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
-import type { Environment, MessagesTable } from "../db/schema.js";
+import type { DbOrTrx, Environment, MessagesTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
+import { newId } from "../ids.js";
 import { formatInr } from "../money.js";
 
 /** A message as the API shows it (API.md §4). */
@@ -78,4 +80,58 @@ export async function getMessage(
     row,
     parts.map((p) => p.carrier_message_id),
   );
+}
+
+/** The fields that make a message; the rest start the same for every new one. */
+export type NewMessage = Pick<
+  MessagesTable,
+  | "account_id"
+  | "environment"
+  | "channel"
+  | "recipient"
+  | "sender"
+  | "template_id"
+  | "entity_id"
+  | "reference"
+  | "text"
+  | "encoding"
+  | "segments"
+  | "cost"
+  | "sealed"
+>;
+
+/** A new message, queued and due at once. */
+export function queuedMessage(now: string, fields: NewMessage): MessagesTable {
+  return {
+    id: newId("msg"),
+    ...fields,
+    status: "queued",
+    error_code: null,
+    error_message: null,
+    carrier: null,
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    lease_owner: null,
+    created_at: now,
+    submitted_at: null,
+    delivered_at: null,
+    undelivered_at: null,
+    failed_at: null,
+    updated_at: now,
+  };
+}
+
+/** Debits a message's cost through the ledger and puts it in the queue, in the caller's transaction. */
+export async function chargeAndQueue(trx: DbOrTrx, ctx: AppContext, row: MessagesTable): Promise<void> {
+  if (row.cost > 0) {
+    await applyLedgerChange(trx, ctx.clock, {
+      accountId: row.account_id,
+      environment: row.environment,
+      amount: -row.cost,
+      reason: `${row.channel}_charge`,
+      reference: row.id,
+    });
+  }
+  await trx.insertInto("messages").values(row).execute();
 }

@@ -1,15 +1,12 @@
-import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { DbOrTrx, MessagesTable } from "../db/schema.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { findTemplate, senderExists, type Template } from "../dlt/registry.js";
 import { ApiError } from "../errors.js";
-import { newId } from "../ids.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
-import { type MessageView, toMessageView } from "./messages.js";
+import { chargeAndQueue, type MessageView, queuedMessage, toMessageView } from "./messages.js";
 import { priceOf } from "./pricing.js";
 
 export const MAX_SEGMENTS = 10;
@@ -78,9 +75,7 @@ export async function sendSms(
     throw new ApiError("channel_not_configured", "Live SMS is not configured on this server (no SMSC).");
   }
 
-  const now = isoNow(ctx.clock);
-  const row: MessagesTable = {
-    id: newId("msg"),
+  const row = queuedMessage(isoNow(ctx.clock), {
     account_id: accountId,
     environment,
     channel: "sms",
@@ -93,39 +88,11 @@ export async function sendSms(
     encoding,
     segments,
     cost: priceOf(ctx.prices, "sms", segments),
-    status: "queued",
-    error_code: null,
-    error_message: null,
-    carrier: null,
-    attempts: 0,
-    next_attempt_at: now,
-    lease_until: null,
-    lease_owner: null,
-    created_at: now,
-    submitted_at: null,
-    delivered_at: null,
-    undelivered_at: null,
-    failed_at: null,
-    updated_at: now,
     sealed: null,
-  };
+  });
   await ctx.db.transaction().execute((trx) => chargeAndQueue(trx, ctx, row));
   ctx.queue.notify();
   return toMessageView(row);
-}
-
-/** Debits a message's cost through the ledger and puts it in the queue, in the caller's transaction. */
-export async function chargeAndQueue(trx: DbOrTrx, ctx: AppContext, row: MessagesTable): Promise<void> {
-  if (row.cost > 0) {
-    await applyLedgerChange(trx, ctx.clock, {
-      accountId: row.account_id,
-      environment: row.environment,
-      amount: -row.cost,
-      reason: `${row.channel}_charge`,
-      reference: row.id,
-    });
-  }
-  await trx.insertInto("messages").values(row).execute();
 }
 
 function checkVariables(template: Template, variables: Record<string, string>, maxLength: number): void {

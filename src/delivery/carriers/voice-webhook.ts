@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { AppContext } from "../../context.js";
-import { ApiError } from "../../errors.js";
+import { ApiError, WebhookRefused } from "../../errors.js";
 import type { App } from "../../http/types.js";
 import type { Receipt } from "../carrier.js";
 import { applyReceipt } from "../status.js";
@@ -12,15 +12,6 @@ const RECEIPT_RETRIES = 10;
 const RECEIPT_RETRY_MS = 200;
 
 type FormPairs = Array<[string, string]>;
-
-/** The error envelope with `invalid_request` but HTTP 401: API.md has no code for a refused webhook. */
-class WebhookRefused extends ApiError {
-  override readonly status = 401;
-
-  constructor(message: string) {
-    super("invalid_request", message);
-  }
-}
 
 /** How a finished call that did not reach the person is reported, by Twilio `CallStatus`. */
 const UNDELIVERED: Record<string, string> = {
@@ -69,7 +60,10 @@ export function voiceWebhookRoutes(
         !validSignature(config.authToken, config.statusCallbackUrl, pairs, signature)
       ) {
         request.log.warn("voice status callback with a missing or wrong signature");
-        throw new WebhookRefused("The request is not signed by the voice provider (X-Twilio-Signature).");
+        throw new WebhookRefused(
+          401,
+          "The request is not signed by the voice provider (X-Twilio-Signature).",
+        );
       }
 
       const params = new Map(pairs);

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { Type } from "typebox";
 import type { AppContext } from "../../context.js";
-import { ApiError } from "../../errors.js";
+import { ApiError, WebhookRefused } from "../../errors.js";
 import type { App } from "../../http/types.js";
 import type { Receipt } from "../carrier.js";
 import { applyReceipt } from "../status.js";
@@ -15,19 +15,6 @@ export const WHATSAPP_WEBHOOK_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 const UNKNOWN_ID_RETRIES = 10;
 const UNKNOWN_ID_RETRY_MS = 300;
 const MAX_ERROR_MESSAGE_LENGTH = 300;
-
-/**
- * An error envelope with `invalid_request` but another HTTP status (401 for a bad signature, 403
- * for a wrong verify token): API.md's table has no code of its own for a refused webhook.
- */
-class WebhookRefused extends ApiError {
-  override readonly status: number;
-
-  constructor(status: 401 | 403, message: string) {
-    super("invalid_request", message);
-    this.status = status;
-  }
-}
 
 const HandshakeQuery = Type.Object({
   "hub.mode": Type.Optional(Type.String({ maxLength: 64 })),
