@@ -11,3 +11,8 @@ export function isoNow(clock: Clock): string {
 export function isoAfter(clock: Clock, seconds: number): string {
   return new Date(clock.now().getTime() + seconds * 1000).toISOString();
 }
+
+/** An RFC 3339 time `seconds` after another. */
+export function addSeconds(iso: string, seconds: number): string {
+  return new Date(Date.parse(iso) + seconds * 1000).toISOString();
+}

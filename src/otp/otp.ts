@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { isoAfter, isoNow } from "../clock.js";
+import { addSeconds, isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import type { Channel, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
@@ -93,10 +93,7 @@ export async function sendOtp(
       const resendable = pending && pending.expires_at > now && pending.attempts < pending.max_attempts;
       if (pending && resendable) {
         // Inside the cooldown nothing is sent: neither the same code again nor a caller's new one.
-        const availableAt = isoAfter(
-          { now: () => new Date(pending.last_sent_at) },
-          settings.resend_cooldown_seconds,
-        );
+        const availableAt = addSeconds(pending.last_sent_at, settings.resend_cooldown_seconds);
         if (now < availableAt) {
           const retryAfter = Math.ceil((Date.parse(availableAt) - Date.parse(now)) / 1000);
           throw new ApiError(
@@ -189,10 +186,7 @@ export async function sendOtp(
     to: request.to,
     channel,
     expires_at: result.otp.expires_at,
-    resend_available_at: isoAfter(
-      { now: () => new Date(result.otp.last_sent_at) },
-      settings.resend_cooldown_seconds,
-    ),
+    resend_available_at: addSeconds(result.otp.last_sent_at, settings.resend_cooldown_seconds),
     attempts_remaining: result.otp.max_attempts - result.otp.attempts,
     sends: result.otp.sends,
     message_id: result.messageId,
