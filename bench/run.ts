@@ -1,8 +1,24 @@
-// `npm run bench`: live SMS from HTTP to SMPP on loopback. Sets up an account on a fresh SQLite
-// database, starts a lean SMSC (bench/smsc.ts) and `dakiya serve` as a child process in
-// production mode, loads POST /v2/sms/send with autocannon, and measures what the API accepted,
-// what reached the SMSC, how far the queue fell behind and how much memory the server took.
+// `npm run bench`: Dakiya under load on loopback, side by side with a bare Fastify route. Sets up
+// an account on a fresh database (SQLite in a temporary folder, or with --db postgres a new
+// PostgreSQL database that is dropped at the end), starts a lean SMSC (bench/smsc.ts), the bare
+// route (bench/bare.ts) and `dakiya serve` as child processes in production mode, and loads them
+// with autocannon. Scenarios (all by default; `--scenarios a,b` for some):
+//   sms-live-smpp     POST /v2/sms/send with a live key → worker → SMPP submit_sm at the SMSC:
+//                     what the API accepted, what reached the SMSC, the queue, the memory
+//   otp-send          POST /v2/otp/send with a sandbox key, a distinct number each
+//   otp-verify        POST /v2/otp/verify on OTPs created beforehand with known codes: wrong
+//                     codes, then the right one, then again on the verified OTP
+//   sms-send-sandbox  POST /v2/sms/send with a sandbox key
+//   balance           GET /v2/balance with a sandbox key
+//   bare              GET /v2/balance on bench/bare.ts (always run with an API scenario: the
+//                     ratios are taken against it)
 // A benchmark, not a test: nothing here asserts a speed. Results go to bench/results/latest.json.
+//
+// Options:
+//   --db sqlite|postgres  postgres needs TEST_DATABASE_URL or DATABASE_URL (a server on which the
+//                         bench may create and drop a database)
+//   --scenarios a,b       a subset of the scenarios above
+//   --peer kannel         not implemented yet
 //
 // Environment:
 //   BENCH_DURATION     load seconds (default 10, at most 20)
@@ -24,6 +40,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import SqliteDatabase from "better-sqlite3";
+import pg from "pg";
 import { createAccount } from "../src/accounts/accounts.js";
 import { changeBalance } from "../src/accounts/ledger.js";
 import { loadConfig } from "../src/config.js";
@@ -31,6 +48,8 @@ import { createContext } from "../src/context.js";
 import { addSender, addTemplate } from "../src/dlt/registry.js";
 import { createKey } from "../src/keys/keys.js";
 import { createLogger } from "../src/logger.js";
+import { updateOtpSettings } from "../src/otp/settings.js";
+import { type ApiLoadResult, type ApiScenario, runApiLoad, verifyOutcome } from "./api.js";
 import { type BenchSmsc, startBenchSmsc } from "./smsc.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -49,7 +68,24 @@ const WARMUP_DRAIN_SECONDS = 10;
 const DRAIN_SECONDS = 30;
 const READY_SECONDS = 15;
 /** The whole run, set-up to clean-up. */
-const RUN_SECONDS = 88;
+const RUN_SECONDS = 170;
+
+const API_SCENARIOS = ["otp-send", "otp-verify", "sms-send-sandbox", "balance"] as const;
+const ALL_SCENARIOS = ["sms-live-smpp", ...API_SCENARIOS, "bare"] as const;
+type ScenarioName = (typeof ALL_SCENARIOS)[number];
+const { dialect: DIALECT, scenarios: SELECTED } = parseArguments(process.argv.slice(2));
+const DB_LABEL = DIALECT === "postgres" ? "PostgreSQL" : "SQLite";
+
+const OTP_TEMPLATE_ID = "1107161234567890124";
+/** OTPs created with known codes before the otp-verify scenario, one number each, at most… */
+const VERIFY_NUMBERS = 10_000;
+/** …and for at most this long (OTP sends are slow on PostgreSQL). */
+const VERIFY_SETUP_SECONDS = 10;
+/**
+ * Number i gets (i % VERIFY_WRONG_CYCLE) wrong codes, then the right one, then wrong ones again
+ * (answered `already_verified`): a spread of first, second… attempts that succeed.
+ */
+const VERIFY_WRONG_CYCLE = 6;
 
 const SMSC_CREDENTIALS = { systemId: "bench", password: "benchpw" };
 const SENDER = "DAKIYA";
@@ -66,6 +102,9 @@ const SERVER_ENV = {
   SMPP_TPS: "10000",
   SMPP_WINDOW: "50",
   WORKER_BATCH_SIZE: "200",
+  // OTP limits high enough that the OTP scenarios measure the sends, not the rate limits.
+  OTP_MAX_SENDS_PER_NUMBER_PER_HOUR: "10000",
+  OTP_MAX_SENDS_PER_ACCOUNT_PER_HOUR: "1000000",
 };
 
 interface Machine {
@@ -185,90 +224,421 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const temp = mkdtempSync(join(os.tmpdir(), "dakiya-bench-"));
   cleanups.push(() => rmSync(temp, { recursive: true, force: true }));
-  const dbPath = join(temp, "dakiya.db");
   const secret = randomBytes(32).toString("base64url");
+  const database = await createBenchDatabase(temp);
+  const apiScenarios = API_SCENARIOS.filter((name) => SELECTED.has(name));
+  const runBare = SELECTED.has("bare") || apiScenarios.length > 0;
+  const runLive = SELECTED.has("sms-live-smpp");
+  log(
+    `scenarios: ${[...(runLive ? ["sms-live-smpp"] : []), ...apiScenarios, ...(runBare ? ["bare"] : [])].join(", ")}; database: ${DB_LABEL}`,
+  );
 
-  const key = await setUpAccount(dbPath, secret);
-  log(`set up an account, a live key, sender ${SENDER} and template ${TEMPLATE_ID} (${ms(started)})`);
+  const keys = await setUpAccount(database.url, secret);
+  log(
+    `set up an account, live and sandbox keys, sender ${SENDER}, templates ${TEMPLATE_ID} and ${OTP_TEMPLATE_ID} (OTP) (${ms(started)})`,
+  );
 
-  const smsc = await startBenchSmsc({
-    ...SMSC_CREDENTIALS,
-    receiptDelayMs: RECEIPT_DELAY_MS,
-    nagle: SMSC_NAGLE,
-  });
-  cleanups.push(() => smsc.stop());
+  const results: Array<ScenarioResult | ApiScenarioResult> = [];
+  const apiResults: ApiScenarioResult[] = [];
+
+  // The bare route first, alone on the machine, as every scenario is.
+  let bare: ApiScenarioResult | undefined;
+  if (runBare) {
+    const port = await freePort();
+    const child = startChild("bare", [join(ROOT, "bench", "bare.ts")], {
+      HOST: "127.0.0.1",
+      PORT: String(port),
+    });
+    cleanups.push(() => child.stop());
+    const bareUrl = `http://127.0.0.1:${port}`;
+    await waitForAnswer(bareUrl, "/v2/balance", child);
+    log(
+      `bare Fastify route up on ${bareUrl}; load: ${WARMUP_SECONDS} s warm-up, ${LOAD_SECONDS} s, ${CONNECTIONS} connections`,
+    );
+    bare = await runApi(bareUrl, child, machine, {
+      name: "bare",
+      description:
+        "GET /v2/balance on a bare Fastify route (bench/bare.ts) answering the same JSON, nothing behind it",
+      method: "GET",
+      path: "/v2/balance",
+      headers: { authorization: `Bearer ${keys.sandbox}` },
+    });
+    await child.stop();
+  }
+
+  const smsc = runLive
+    ? await startBenchSmsc({ ...SMSC_CREDENTIALS, receiptDelayMs: RECEIPT_DELAY_MS, nagle: SMSC_NAGLE })
+    : undefined;
+  if (smsc) cleanups.push(() => smsc.stop());
 
   const port = await freePort();
   const server = startDakiya({
     ...SERVER_ENV,
     PORT: String(port),
-    DATABASE_URL: `sqlite:${dbPath}`,
+    DATABASE_URL: database.url,
     DAKIYA_SECRET: secret,
-    SMPP_URL: smsc.url,
+    ...(smsc ? { SMPP_URL: smsc.url } : {}),
   });
   cleanups.push(() => server.stop());
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForReady(baseUrl, server);
-  log(`dakiya serve is up on ${baseUrl}, bound to the SMSC on port ${smsc.port} (${ms(started)})`);
-
-  const db = new SqliteDatabase(dbPath, { readonly: true, fileMustExist: true });
-  db.pragma("busy_timeout = 5000");
-  cleanups.push(() => {
-    db.close();
-  });
-  const countQueued = db.prepare<[], { n: number }>(
-    "select count(*) as n from messages where status = 'queued'",
+  await waitForReady(baseUrl, server, smsc !== undefined);
+  log(
+    `dakiya serve is up on ${baseUrl}${smsc ? `, bound to the SMSC on port ${smsc.port}` : ""} (${ms(started)})`,
   );
-  const countSubmitted = db.prepare<[], { n: number }>(
-    "select count(*) as n from messages where status = 'submitted'",
+
+  if (smsc) {
+    const probe = await openQueueProbe(database);
+    cleanups.push(() => probe.close());
+    const scenario = await runSendScenario({
+      baseUrl,
+      key: keys.live,
+      smsc,
+      server,
+      queued: probe.queued,
+      awaitingReceipt: probe.awaitingReceipt,
+      machine,
+    });
+    const { byStatus, carrierParts } = await probe.totals();
+    scenario.totals = {
+      messages_by_status: byStatus,
+      carrier_parts: carrierParts,
+      smsc_submits: smsc.submits,
+    };
+    // Peak RSS of this scenario: VmHWM now (the API scenarios below start it again).
+    scenario.server.peak_rss_mb = server.peakRssMb();
+    results.push(scenario);
+  }
+
+  const sandboxHeaders = { authorization: `Bearer ${keys.sandbox}`, "content-type": "application/json" };
+  if (apiScenarios.includes("otp-verify")) {
+    // Before otp-send: every OTP send counts the account's sends of the past hour, so it slows
+    // down as they pile up.
+    verifyNumbers = await createVerifyOtps(baseUrl, sandboxHeaders);
+    log(`created ${verifyNumbers} OTPs with known codes for otp-verify (${ms(started)})`);
+    if (verifyNumbers === 0) fail("no OTP could be created for otp-verify");
+  }
+  for (const name of apiScenarios) {
+    if (server.exited) fail(`dakiya serve exited with ${server.exitCode ?? server.signal}`);
+    let scenario: ApiScenario;
+    if (name === "otp-send") {
+      scenario = {
+        name,
+        description:
+          "POST /v2/otp/send with a sandbox key, SMS, a distinct number each (a new OTP, a code generated)",
+        method: "POST",
+        path: "/v2/otp/send",
+        headers: sandboxHeaders,
+        body: (n) => JSON.stringify({ to: `+9197${String(n % 100_000_000).padStart(8, "0")}` }),
+        outcome: (status) => String(status),
+      };
+    } else if (name === "otp-verify") {
+      const created = verifyNumbers;
+      scenario = {
+        name,
+        description: `POST /v2/otp/verify with a sandbox key on ${created} OTPs made beforehand through the API with known codes, taken in turn: number i gets i % ${VERIFY_WRONG_CYCLE} wrong codes, then the right one, then wrong ones again on the verified OTP`,
+        method: "POST",
+        path: "/v2/otp/verify",
+        headers: sandboxHeaders,
+        body: (n) => {
+          const index = n % created;
+          const pass = Math.floor(n / created);
+          const code = pass === index % VERIFY_WRONG_CYCLE ? verifyCode(index) : wrongCode(index);
+          return JSON.stringify({ to: verifyNumber(index), code });
+        },
+        outcome: verifyOutcome,
+      };
+    } else if (name === "sms-send-sandbox") {
+      scenario = {
+        name,
+        description:
+          "POST /v2/sms/send with a sandbox key (one-variable transactional template, a distinct destination each)",
+        method: "POST",
+        path: "/v2/sms/send",
+        headers: sandboxHeaders,
+        body: (n) =>
+          JSON.stringify({
+            to: `+9195${String(n % 100_000_000).padStart(8, "0")}`,
+            sender: SENDER,
+            template_id: TEMPLATE_ID,
+            variables: { var1: String(100_000 + (n % 900_000)) },
+            reference: `bench-sandbox-${n}`,
+          }),
+        outcome: (status) => String(status),
+      };
+    } else {
+      scenario = {
+        name,
+        description: "GET /v2/balance with a sandbox key",
+        method: "GET",
+        path: "/v2/balance",
+        headers: { authorization: `Bearer ${keys.sandbox}` },
+      };
+    }
+    log(`${name}: ${WARMUP_SECONDS} s warm-up, then ${LOAD_SECONDS} s at ${CONNECTIONS} connections`);
+    apiResults.push(await runApi(baseUrl, server, machine, scenario));
+  }
+  if (bare) apiResults.push(bare);
+  const bareRate = bare?.http.requests_per_s;
+  for (const result of apiResults) {
+    result.ratio_to_bare = bareRate ? round(result.http.requests_per_s / bareRate, 3) : null;
+  }
+
+  // The peak over the whole run: each scenario's own peak (VmHWM is started again before each).
+  const serverPeak = Math.max(
+    server.peakRssMb(),
+    ...results.map((r) => r.server.peak_rss_mb),
+    ...apiResults.filter((r) => r.scenario !== "bare").map((r) => r.server.peak_rss_mb),
   );
-  const queued = () => countQueued.get()?.n ?? 0;
-  const awaitingReceipt = () => countSubmitted.get()?.n ?? 0;
-
-  const scenario = await runSendScenario({ baseUrl, key, smsc, server, queued, awaitingReceipt, machine });
-  const statuses = db
-    .prepare<[], { status: string; n: number }>("select status, count(*) as n from messages group by status")
-    .all();
-  scenario.totals = {
-    messages_by_status: Object.fromEntries(statuses.map(({ status, n }) => [status, n])),
-    carrier_parts: db.prepare<[], { n: number }>("select count(*) as n from carrier_messages").get()?.n ?? 0,
-    smsc_submits: smsc.submits,
-  };
-
-  scenario.server.peak_rss_mb = server.peakRssMb();
   await server.stop();
   if (server.exitCode !== 0) {
     log(`note: dakiya serve exited with ${server.exitCode ?? server.signal} after SIGTERM`);
   }
-  scenario.server.warn_log_lines = server.logLines.warn;
-  scenario.server.error_log_lines = server.logLines.error;
-
-  const results = [scenario];
+  for (const result of results) {
+    if ("queue" in result) {
+      result.server.warn_log_lines = server.logLines.warn;
+      result.server.error_log_lines = server.logLines.error;
+    }
+  }
+  results.push(...apiResults);
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(RESULTS_DIR, "server.log"), server.logTail.join("\n"));
 
-  printReport(results, (Date.now() - started) / 1000);
+  const live = results.filter((r): r is ScenarioResult => "queue" in r);
+  if (live.length > 0) printReport(live, (Date.now() - started) / 1000);
+  printApiReport(apiResults, machine, serverPeak, server.logLines, (Date.now() - started) / 1000);
   if (PROFILE) summariseProfile();
+}
+
+interface ApiScenarioResult extends ApiLoadResult {
+  scenario: string;
+  description: string;
+  run_at: string;
+  machine: Machine;
+  settings: Record<string, string | number>;
+  /** 2xx answers per second ÷ the bare route's. */
+  ratio_to_bare: number | null;
+}
+
+async function runApi(
+  baseUrl: string,
+  server: DakiyaProcess,
+  machine: Machine,
+  scenario: ApiScenario,
+): Promise<ApiScenarioResult> {
+  const runAt = new Date().toISOString();
+  const result = await runApiLoad(baseUrl, scenario, server, {
+    connections: CONNECTIONS,
+    warmupSeconds: WARMUP_SECONDS,
+    loadSeconds: LOAD_SECONDS,
+  });
+  if (server.exited)
+    fail(`${scenario.name}: the server exited with ${server.exitCode ?? server.signal} during the load`);
+  return {
+    scenario: scenario.name,
+    description: scenario.description,
+    run_at: runAt,
+    machine,
+    settings:
+      scenario.name === "bare"
+        ? { NODE_ENV: "production", database: "none" }
+        : {
+            ...SERVER_ENV,
+            database: DIALECT,
+            ...(scenario.name === "otp-verify" ? { verify_numbers: verifyNumbers } : {}),
+          },
+    ratio_to_bare: null,
+    ...result,
+  };
+}
+
+/** How many OTPs otp-verify works on (set when they are created). */
+let verifyNumbers = 0;
+
+function verifyNumber(index: number): string {
+  return `+9196${String(index).padStart(8, "0")}`;
+}
+
+function verifyCode(index: number): string {
+  return String(100_000 + ((index * 7_919) % 900_000));
+}
+
+function wrongCode(index: number): string {
+  return String(100_000 + ((index * 7_919 + 1) % 900_000));
+}
+
+/** Creates the OTPs of otp-verify through the API, with the caller-supplied codes, 50 at a time. */
+async function createVerifyOtps(baseUrl: string, headers: Record<string, string>): Promise<number> {
+  let next = 0;
+  let created = 0;
+  const deadline = Date.now() + VERIFY_SETUP_SECONDS * 1000;
+  const worker = async () => {
+    for (;;) {
+      // Numbers are taken in order, so the OTPs made are those of numbers 0 … created - 1.
+      if (Date.now() >= deadline) return;
+      const index = next++;
+      if (index >= VERIFY_NUMBERS) return;
+      const response = await fetch(`${baseUrl}/v2/otp/send`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ to: verifyNumber(index), code: verifyCode(index) }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      if (response.status !== 200)
+        fail(`creating the OTPs of otp-verify: ${response.status} ${text.slice(0, 300)}`);
+      created += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker));
+  return created;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The database: a SQLite file in the temporary folder, or a new PostgreSQL database.
+
+interface BenchDatabase {
+  dialect: "sqlite" | "postgres";
+  url: string;
+  /** The SQLite file. */
+  path?: string;
+}
+
+async function createBenchDatabase(temp: string): Promise<BenchDatabase> {
+  if (DIALECT === "sqlite") {
+    const path = join(temp, "dakiya.db");
+    return { dialect: "sqlite", url: `sqlite:${path}`, path };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  if (!adminUrl) fail("--db postgres needs TEST_DATABASE_URL or DATABASE_URL (a PostgreSQL server)");
+  const name = `dakiya_bench_${randomBytes(6).toString("hex")}`;
+  await withPgAdmin(adminUrl, (client) => client.query(`create database ${name}`));
+  cleanups.push(() => withPgAdmin(adminUrl, (client) => dropWhenClosed(client, name)));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { dialect: "postgres", url: url.toString() };
+}
+
+async function withPgAdmin(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The server's connections take a moment to leave after it exits: wait for them, then drop. */
+async function dropWhenClosed(client: pg.Client, name: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client.query(`drop database if exists ${name}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "55006" || attempt >= 50) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+/** Queue counts for sms-live-smpp, read synchronously: SQLite directly, PostgreSQL polled every 100 ms. */
+interface QueueProbe {
+  queued: () => number;
+  awaitingReceipt: () => number;
+  totals(): Promise<{ byStatus: Record<string, number>; carrierParts: number }>;
+  close(): Promise<void>;
+}
+
+async function openQueueProbe(database: BenchDatabase): Promise<QueueProbe> {
+  if (database.path) {
+    const db = new SqliteDatabase(database.path, { readonly: true, fileMustExist: true });
+    db.pragma("busy_timeout = 5000");
+    const countStatus = db.prepare<[string], { n: number }>(
+      "select count(*) as n from messages where status = ?",
+    );
+    return {
+      queued: () => countStatus.get("queued")?.n ?? 0,
+      awaitingReceipt: () => countStatus.get("submitted")?.n ?? 0,
+      totals: async () => {
+        const statuses = db
+          .prepare<[], { status: string; n: number }>(
+            "select status, count(*) as n from messages group by status",
+          )
+          .all();
+        return {
+          byStatus: Object.fromEntries(statuses.map(({ status, n }) => [status, n])),
+          carrierParts:
+            db.prepare<[], { n: number }>("select count(*) as n from carrier_messages").get()?.n ?? 0,
+        };
+      },
+      close: async () => {
+        db.close();
+      },
+    };
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  const counts = { queued: 0, submitted: 0 };
+  const refresh = async () => {
+    const { rows } = await client.query<{ status: string; n: string }>(
+      "select status, count(*) as n from messages where status in ('queued', 'submitted') group by status",
+    );
+    counts.queued = 0;
+    counts.submitted = 0;
+    for (const row of rows) counts[row.status as "queued" | "submitted"] = Number(row.n);
+  };
+  await refresh();
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    refresh()
+      .catch(() => {})
+      .finally(() => {
+        polling = false;
+      });
+  }, 100);
+  return {
+    queued: () => counts.queued,
+    awaitingReceipt: () => counts.submitted,
+    totals: async () => {
+      const statuses = await client.query<{ status: string; n: string }>(
+        "select status, count(*) as n from messages group by status",
+      );
+      const parts = await client.query<{ n: string }>("select count(*) as n from carrier_messages");
+      return {
+        byStatus: Object.fromEntries(statuses.rows.map(({ status, n }) => [status, Number(n)])),
+        carrierParts: Number(parts.rows[0]?.n ?? 0),
+      };
+    },
+    close: async () => {
+      clearInterval(timer);
+      await client.end();
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Set-up through the service functions, on a context of its own that is closed before the server
-// starts (the server migrates the same file again, which is a no-op).
+// starts (the server migrates the same database again, which is a no-op).
 
-async function setUpAccount(dbPath: string, secret: string): Promise<string> {
-  const config = loadConfig({ DATABASE_URL: `sqlite:${dbPath}`, DAKIYA_SECRET: secret, LOG_LEVEL: "warn" });
+async function setUpAccount(databaseUrl: string, secret: string): Promise<{ live: string; sandbox: string }> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, DAKIYA_SECRET: secret, LOG_LEVEL: "warn" });
   const ctx = await createContext(config, { log: createLogger("warn") });
   try {
     const account = await createAccount(ctx, { email: "bench@example.com", password: "bench passphrase" });
-    await changeBalance(ctx, {
-      accountId: account.id,
-      environment: "live",
-      amount: 10_000_000 * 10_000, // ₹1 crore: 40 million messages at ₹0.25
-      reason: "credits_added",
-      reference: "bench",
-    });
-    const key = await createKey(ctx, { accountId: account.id, environment: "live", label: "bench" });
+    for (const environment of ["live", "sandbox"] as const) {
+      await changeBalance(ctx, {
+        accountId: account.id,
+        environment,
+        amount: 10_000_000 * 10_000, // ₹1 crore: 40 million messages at ₹0.25
+        reason: "credits_added",
+        reference: "bench",
+      });
+    }
+    const live = await createKey(ctx, { accountId: account.id, environment: "live", label: "bench" });
+    const sandbox = await createKey(ctx, { accountId: account.id, environment: "sandbox", label: "bench" });
     await addSender(ctx, account.id, SENDER);
     await addTemplate(ctx, {
       accountId: account.id,
@@ -279,7 +649,23 @@ async function setUpAccount(dbPath: string, secret: string): Promise<string> {
       senders: [SENDER],
       content: "Your Dakiya login code is {#var#}. Do not share it with anyone.",
     });
-    return key.secret;
+    await addTemplate(ctx, {
+      accountId: account.id,
+      templateId: OTP_TEMPLATE_ID,
+      entityId: ENTITY_ID,
+      name: "otp",
+      category: "transactional",
+      senders: [SENDER],
+      content: "{#otp#} is your Dakiya verification code. Do not share it with anyone.",
+    });
+    for (const environment of ["live", "sandbox"] as const) {
+      await updateOtpSettings(ctx, account.id, environment, {
+        sms_template_id: OTP_TEMPLATE_ID,
+        sms_sender: SENDER,
+        max_attempts: 20,
+      });
+    }
+    return { live: live.secret, sandbox: sandbox.secret };
   } finally {
     await ctx.close();
   }
@@ -297,8 +683,10 @@ interface DakiyaProcess {
   readonly logTail: string[];
   /** Resident set size now, in MB (0 once the process is gone). */
   rssMb(): number;
-  /** VmHWM: the largest resident set size so far, in MB. */
+  /** VmHWM: the largest resident set size so far (since resetPeak), in MB. */
   peakRssMb(): number;
+  /** Starts VmHWM again from the current RSS (writes 5 to /proc/pid/clear_refs); false if it could not. */
+  resetPeak(): boolean;
   /** CPU seconds (user + system) used so far. */
   cpuSeconds(): number;
   /** SIGTERM, then SIGKILL after 10 s. Idempotent. */
@@ -311,17 +699,18 @@ function startDakiya(env: Record<string, string>): DakiyaProcess {
     rmSync(PROFILE_DIR, { recursive: true, force: true });
     mkdirSync(PROFILE_DIR, { recursive: true });
   }
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...execArgv, join(ROOT, "bin", "dakiya.js"), "serve"],
-    {
-      cwd: ROOT,
-      // Only what the server needs: nothing from the caller's shell (DATABASE_URL, WORKER_*) leaks in.
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  if (child.pid === undefined) fail("could not start dakiya serve");
+  return startChild("dakiya serve", [...execArgv, join(ROOT, "bin", "dakiya.js"), "serve"], env);
+}
+
+/** A Node.js child process (Dakiya, or the bare route with tsx's loader) in production mode. */
+function startChild(name: string, args: string[], env: Record<string, string>): DakiyaProcess {
+  const child: ChildProcess = spawn(process.execPath, name === "bare" ? ["--import", "tsx", ...args] : args, {
+    cwd: ROOT,
+    // Only what the server needs: nothing from the caller's shell (DATABASE_URL, WORKER_*) leaks in.
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (child.pid === undefined) fail(`could not start ${name}`);
   const pid = child.pid;
   const logLines = { warn: 0, error: 0 };
   const logTail: string[] = [];
@@ -367,6 +756,15 @@ function startDakiya(env: Record<string, string>): DakiyaProcess {
       peak = Math.max(peak, procStatusMb(pid, "VmHWM"));
       return peak;
     },
+    resetPeak() {
+      try {
+        writeFileSync(`/proc/${pid}/clear_refs`, "5");
+        peak = 0;
+        return true;
+      } catch {
+        return false;
+      }
+    },
     cpuSeconds: () => procCpuSeconds(pid),
     stop() {
       stopping ??= (async () => {
@@ -382,7 +780,7 @@ function startDakiya(env: Record<string, string>): DakiyaProcess {
   };
 }
 
-async function waitForReady(baseUrl: string, server: DakiyaProcess): Promise<void> {
+async function waitForReady(baseUrl: string, server: DakiyaProcess, smpp: boolean): Promise<void> {
   const deadline = Date.now() + READY_SECONDS * 1000;
   let last = "no answer";
   while (Date.now() < deadline) {
@@ -393,14 +791,33 @@ async function waitForReady(baseUrl: string, server: DakiyaProcess): Promise<voi
     try {
       const response = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(1_000) });
       const body = (await response.json()) as { carriers?: Record<string, { bound?: boolean }> };
-      if (response.status === 200 && body.carriers?.["sms:smpp"]?.bound === true) return;
+      if (response.status === 200 && (!smpp || body.carriers?.["sms:smpp"]?.bound === true)) return;
       last = `/readyz answered ${response.status} ${JSON.stringify(body)}`;
     } catch (error) {
       last = (error as Error).message;
     }
     await sleep(100);
   }
-  fail(`dakiya serve was not ready with an SMPP bind within ${READY_SECONDS} s (${last})`);
+  fail(`dakiya serve was not ready${smpp ? " with an SMPP bind" : ""} within ${READY_SECONDS} s (${last})`);
+}
+
+async function waitForAnswer(baseUrl: string, path: string, child: DakiyaProcess): Promise<void> {
+  const deadline = Date.now() + READY_SECONDS * 1000;
+  let last = "no answer";
+  while (Date.now() < deadline) {
+    if (child.exited)
+      fail(`${baseUrl} exited with ${child.exitCode ?? child.signal}: ${child.logTail.at(-1) ?? ""}`);
+    try {
+      const response = await fetch(`${baseUrl}${path}`, { signal: AbortSignal.timeout(1_000) });
+      await response.text();
+      if (response.status === 200) return;
+      last = `answered ${response.status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await sleep(100);
+  }
+  fail(`${baseUrl}${path} did not answer within ${READY_SECONDS} s (${last})`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -543,14 +960,16 @@ async function runSendScenario(options: {
     scenario: `sms-live-smpp${receipts ? "-receipts" : ""}${SMSC_NAGLE ? "-nagle" : ""}`,
     description:
       "POST /v2/sms/send with a live key (one-variable transactional template, a distinct destination " +
-      "each), queued in SQLite and submitted over SMPP to a loopback SMSC that answers at once" +
+      "each), queued in " +
+      DB_LABEL +
+      " and submitted over SMPP to a loopback SMSC that answers at once" +
       (SMSC_NAGLE ? " (Nagle's algorithm on)" : " (TCP_NODELAY)") +
       (receipts ? ", and sends a DELIVRD receipt 1 s after each submit" : ""),
     run_at: new Date(loadStart).toISOString(),
     machine,
     settings: {
       ...SERVER_ENV,
-      database: "sqlite",
+      database: DIALECT,
       warmup_seconds: WARMUP_SECONDS,
       smsc_tcp_nodelay: SMSC_NAGLE ? "no" : "yes",
     },
@@ -777,6 +1196,109 @@ function moduleOf(url: string, functionName: string): string {
   if (path.startsWith("node:")) return path;
   if (path.startsWith(ROOT)) return path.slice(ROOT.length);
   return path;
+}
+
+/** The API scenarios and the bare route: one row each, and the targets. */
+function printApiReport(
+  results: ApiScenarioResult[],
+  machine: Machine,
+  serverPeakMb: number,
+  logLines: { warn: number; error: number },
+  elapsedSeconds: number,
+): void {
+  if (results.length === 0) return;
+  const m = machine;
+  const thousands = (n: number) => n.toLocaleString("en-US");
+  const lines = [
+    "",
+    `API scenarios on ${DB_LABEL}: ${WARMUP_SECONDS} s warm-up, then ${LOAD_SECONDS} s at ${CONNECTIONS} connections each.`,
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GB, Node ${m.node} (${m.platform})`,
+    "",
+    "| scenario | req/s (2xx) | ratio to bare | p50 / p99 / max ms | non-2xx | errors | peak RSS MB |",
+    "|---|---:|---:|---|---:|---:|---:|",
+    ...results.map((r) => {
+      const l = r.http.latency_ms;
+      return `| ${r.scenario} | ${thousands(r.http.requests_per_s)} | ${r.ratio_to_bare === null ? "–" : r.ratio_to_bare.toFixed(2)} | ${l.p50} / ${l.p99} / ${l.max} | ${r.http.non_2xx} | ${r.http.errors + r.http.timeouts} | ${r.server.peak_rss_mb} |`;
+    }),
+    "",
+  ];
+  for (const r of results) {
+    if (r.http.outcomes) {
+      const outcomes = Object.entries(r.http.outcomes)
+        .map(([key, n]) => `${key} ${thousands(n)}`)
+        .join(", ");
+      lines.push(`${r.scenario} answers: ${outcomes}`);
+    }
+    if (r.http.sample_error_bodies.length > 0) {
+      lines.push(`${r.scenario} sample non-2xx: ${r.http.sample_error_bodies.join(" | ")}`);
+    }
+  }
+  const byName = new Map(results.map((r) => [r.scenario, r]));
+  const target = (name: string, check: (r: ApiScenarioResult) => [boolean, string]) => {
+    const r = byName.get(name);
+    if (!r) return;
+    const [met, figure] = check(r);
+    lines.push(`  ${met ? "met    " : "not met"}  ${name}: ${figure}`);
+  };
+  lines.push("", "Targets (absolute numbers differ by machine; ratios are what compare):");
+  target("otp-send", (r) => [(r.ratio_to_bare ?? 0) >= 0.4, `${r.ratio_to_bare} × bare (target ≥ 0.40)`]);
+  target("otp-verify", (r) => [(r.ratio_to_bare ?? 0) >= 0.5, `${r.ratio_to_bare} × bare (target ≥ 0.50)`]);
+  for (const r of results) {
+    if (r.scenario === "bare") continue;
+    target(r.scenario, (x) => [
+      x.http.latency_ms.p99 <= 10,
+      `p99 ${x.http.latency_ms.p99} ms (target ≤ 10 ms)`,
+    ]);
+  }
+  if (results.some((r) => r.scenario !== "bare")) {
+    lines.push(
+      `  ${serverPeakMb <= 200 ? "met    " : "not met"}  server RSS: peak ${serverPeakMb} MB over the scenarios (target ≤ 200 MB)`,
+    );
+  }
+  if (logLines.warn + logLines.error > 0) {
+    lines.push(
+      `Server logged ${logLines.warn} warnings and ${logLines.error} errors (bench/results/server.log).`,
+    );
+  }
+  lines.push(`Results in bench/results/latest.json; the run took ${round(elapsedSeconds, 1)} s.`, "");
+  process.stdout.write(lines.join("\n"));
+}
+
+function parseArguments(args: string[]): { dialect: "sqlite" | "postgres"; scenarios: Set<ScenarioName> } {
+  const usage = `usage: npm run bench -- [--db sqlite|postgres] [--scenarios ${ALL_SCENARIOS.join(",")}]`;
+  const die = (message: string): never => {
+    process.stderr.write(`bench: ${message}\n${usage}\n`);
+    process.exit(1);
+  };
+  let dialect: "sqlite" | "postgres" = "sqlite";
+  let scenarios = new Set<ScenarioName>(ALL_SCENARIOS);
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = (args[i] ?? "").split("=", 2) as [string, string | undefined];
+    const value = () => inline ?? args[++i] ?? die(`${flag} needs a value`);
+    if (flag === "--db") {
+      const db = value();
+      if (db !== "sqlite" && db !== "postgres") die(`--db must be sqlite or postgres, got "${db}"`);
+      dialect = db as "sqlite" | "postgres";
+    } else if (flag === "--scenarios") {
+      const names = value()
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean);
+      for (const name of names) {
+        if (!(ALL_SCENARIOS as readonly string[]).includes(name)) die(`unknown scenario "${name}"`);
+      }
+      if (names.length === 0) die("--scenarios needs at least one scenario");
+      scenarios = new Set(names as ScenarioName[]);
+    } else if (flag === "--peer") {
+      die(`--peer ${value()}: the Kannel comparison is not implemented yet`);
+    } else if (flag === "--help" || flag === "-h") {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    } else {
+      die(`unknown argument "${args[i]}"`);
+    }
+  }
+  return { dialect, scenarios };
 }
 
 // ---------------------------------------------------------------------------------------------
