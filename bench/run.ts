@@ -49,6 +49,7 @@ import { addSender, addTemplate } from "../src/dlt/registry.js";
 import { createKey } from "../src/keys/keys.js";
 import { createLogger } from "../src/logger.js";
 import { updateOtpSettings } from "../src/otp/settings.js";
+import { createPostgresDatabase } from "../test/helpers/database.js";
 import { type ApiLoadResult, type ApiScenario, runApiLoad, verifyOutcome } from "./api.js";
 import { type BenchSmsc, startBenchSmsc } from "./smsc.js";
 
@@ -512,34 +513,9 @@ async function createBenchDatabase(temp: string): Promise<BenchDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
   if (!adminUrl) fail("--db postgres needs TEST_DATABASE_URL or DATABASE_URL (a PostgreSQL server)");
   const name = `dakiya_bench_${randomBytes(6).toString("hex")}`;
-  await withPgAdmin(adminUrl, (client) => client.query(`create database ${name}`));
-  cleanups.push(() => withPgAdmin(adminUrl, (client) => dropWhenClosed(client, name)));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { dialect: "postgres", url: url.toString() };
-}
-
-async function withPgAdmin(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The server's connections take a moment to leave after it exits: wait for them, then drop. */
-async function dropWhenClosed(client: pg.Client, name: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await client.query(`drop database if exists ${name}`);
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== "55006" || attempt >= 50) throw error;
-      await sleep(100);
-    }
-  }
+  const database = await createPostgresDatabase(adminUrl, name);
+  cleanups.push(() => database.drop());
+  return { dialect: "postgres", url: database.url };
 }
 
 /** Queue counts for sms-live-smpp, read synchronously: SQLite directly, PostgreSQL polled every 100 ms. */

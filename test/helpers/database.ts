@@ -27,6 +27,11 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  return createPostgresDatabase(adminUrl, name);
+}
+
+/** A new, empty database on the PostgreSQL server of `adminUrl` (the benchmark uses it too). */
+export async function createPostgresDatabase(adminUrl: string, name: string): Promise<TestDatabase> {
   await withAdmin(adminUrl, (client) => client.query(`create database ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
