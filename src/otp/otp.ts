@@ -109,7 +109,11 @@ export async function sendOtp(
             `An OTP is sent at most ${ctx.otpLimits.sendsPerOtp} times.`,
           ).withRetryAfter(Math.ceil((Date.parse(pending.expires_at) - Date.parse(now)) / 1000));
         }
-        code = pending.code_sealed ? unseal(ctx.secret, pending.code_sealed) : "";
+        // A test number's OTP is never delivered, so it keeps no code to resend.
+        if (pending.is_test === 0 && pending.code_sealed === null) {
+          throw new Error(`pending OTP ${pending.id} has lost its sealed code`);
+        }
+        code = pending.code_sealed === null ? "" : unseal(ctx.secret, pending.code_sealed);
         otp = { ...pending, sends: pending.sends + 1, last_sent_at: now, updated_at: now, channel };
         await trx
           .updateTable("otps")
