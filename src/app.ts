@@ -4,6 +4,8 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { balanceRoutes } from "./accounts/routes.js";
 import type { AppContext } from "./context.js";
+import { registerDashboardAuth } from "./dashboard/auth.js";
+import { dashboardRoutes } from "./dashboard/routes.js";
 import { voiceWebhookRoutes } from "./delivery/carriers/voice-webhook.js";
 import { whatsappWebhookRoutes } from "./delivery/carriers/whatsapp-webhook.js";
 import { ApiError } from "./errors.js";
@@ -13,6 +15,7 @@ import { healthRoutes } from "./http/health.js";
 import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js";
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
+import { DEFAULT_WEB_ROOT, registerWeb } from "./http/web.js";
 import { registerIdempotency } from "./idempotency/hooks.js";
 import { otpRoutes } from "./otp/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
@@ -20,8 +23,13 @@ import { smsRoutes } from "./sms/routes.js";
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
+export interface AppOptions {
+  /** The built dashboard app; `web/dist` unless a test serves another build. */
+  webRoot?: string;
+}
+
 /** Builds the HTTP application on a context. It never listens: `server.ts` does, tests use `inject`. */
-export async function buildApp(ctx: AppContext): Promise<App> {
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<App> {
   const app: App = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -29,10 +37,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     requestIdHeader: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  registerErrorHandling(app);
+  const pageFallback = await registerWeb(app, options.webRoot ?? DEFAULT_WEB_ROOT);
+  registerErrorHandling(app, pageFallback);
   registerValidation(app);
   registerRequestIdHeader(app);
   registerApiKeyAuth(app, ctx);
+  await registerDashboardAuth(app, ctx);
   registerJsonOnly(app);
   registerIdempotency(app, ctx);
   await registerDocs(app);
@@ -44,6 +54,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   if (ctx.webhooks.whatsapp) whatsappWebhookRoutes(app, ctx, ctx.webhooks.whatsapp);
   if (ctx.webhooks.voice) voiceWebhookRoutes(app, ctx, ctx.webhooks.voice);
   sandboxRoutes(app, ctx);
+  dashboardRoutes(app, ctx);
   return app;
 }
 

@@ -22,6 +22,8 @@ export interface Config {
   /** Server secret for HMACs; when unset it is generated into the data folder on first start. */
   secret: string | undefined;
   logLevel: string;
+  /** The server's public base address; an `https://` one marks the dashboard's cookie `Secure`. */
+  publicUrl: string | undefined;
   /** The operator's price list, in 1/10,000 INR per unit. */
   prices: PriceList;
   /** Longest value a DLT template variable may take (DLT's limit; sources say 20 to 40). */
@@ -53,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || "sqlite:./data/dakiya.db",
     secret,
     logLevel,
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
     prices: {
       sms: parsePrice(env, "PRICE_SMS_SEGMENT", DEFAULT_PRICES.sms),
       whatsapp: parsePrice(env, "PRICE_WHATSAPP_MESSAGE", DEFAULT_PRICES.whatsapp),
@@ -80,6 +83,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: integerFromEnv(env, "WORKER_MAX_ATTEMPTS", DEFAULT_WORKER_OPTIONS.maxAttempts, 1, 100),
     },
   };
+}
+
+function parsePublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw new ConfigError(`PUBLIC_URL must be an http:// or https:// address, got "${value}"`);
+  }
+  return value.replace(/\/+$/, "");
 }
 
 function parsePrice(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

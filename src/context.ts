@@ -22,6 +22,8 @@ export interface AppContext {
   clock: Clock;
   /** Server secret for HMACs (OTP codes, sessions). */
   secret: string;
+  /** The server's public base address, when the operator set one. */
+  publicUrl: string | undefined;
   log: Logger;
   carriers: Carriers;
   /** Wakes this process's delivery worker when a message is queued. */
@@ -65,6 +67,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     dialect,
     clock,
     secret: config.secret ?? loadOrCreateSecret(dataDir),
+    publicUrl: config.publicUrl,
     log,
     carriers: { sandbox: createSandboxCarrier({ db, clock }), live },
     queue: new QueueSignal(),

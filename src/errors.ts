@@ -1,11 +1,18 @@
-/** Every error code of the API contract (API.md §2), with its HTTP status. */
+/**
+ * Every error code of the API contract (API.md §2), with its HTTP status, and the few the
+ * dashboard's session routes add (docs/dashboard-api.md).
+ */
 export const ERROR_STATUS = {
   invalid_request: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
+  not_signed_in: 401,
+  invalid_credentials: 401,
   insufficient_balance: 402,
+  csrf_rejected: 403,
   not_found: 404,
   idempotency_key_in_use: 409,
+  already_set_up: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

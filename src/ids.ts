@@ -27,7 +27,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = "acct" | "key" | "led" | "msg" | "otp" | "tpl" | "whk" | "evt" | "sbx";
+export type IdPrefix = "acct" | "key" | "led" | "msg" | "otp" | "tpl" | "whk" | "evt" | "sbx" | "ses";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;

@@ -1,16 +1,23 @@
 import { isoNow } from "./clock.js";
 import type { AppContext } from "./context.js";
+import { purgeExpiredSessions } from "./dashboard/sessions.js";
 import { purgeExpiredIdempotencyKeys } from "./idempotency/idempotency.js";
+import { purgeEndedWindows } from "./rate-limit.js";
 
 const INTERVAL_MS = 15 * 60_000;
 
 /**
  * Deletes what has outlived its use: idempotency keys after 24 h, rotated keys after their grace
- * period, and the sealed codes of OTPs that expired without anyone asking about them again.
+ * period, the sealed codes of OTPs that expired without anyone asking about them again, ended
+ * dashboard sessions and the counters of rate-limit windows that have passed.
  */
-export async function purgeExpired(
-  ctx: AppContext,
-): Promise<{ idempotencyKeys: number; apiKeys: number; expiredOtps: number }> {
+export async function purgeExpired(ctx: AppContext): Promise<{
+  idempotencyKeys: number;
+  apiKeys: number;
+  expiredOtps: number;
+  sessions: number;
+  rateLimitWindows: number;
+}> {
   const now = isoNow(ctx.clock);
   const idempotencyKeys = await purgeExpiredIdempotencyKeys(ctx);
   const keys = await ctx.db.deleteFrom("api_keys").where("expires_at", "<=", now).executeTakeFirst();
@@ -24,6 +31,8 @@ export async function purgeExpired(
     idempotencyKeys,
     apiKeys: Number(keys.numDeletedRows),
     expiredOtps: Number(otps.numUpdatedRows),
+    sessions: await purgeExpiredSessions(ctx, now),
+    rateLimitWindows: await purgeEndedWindows(ctx.db, now),
   };
 }
 

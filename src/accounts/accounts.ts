@@ -1,6 +1,7 @@
 import { hash } from "@node-rs/argon2";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { lockForUpdate } from "../db/locks.js";
 import { type DbOrTrx, ENVIRONMENTS } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
@@ -13,12 +14,37 @@ export interface Account {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 10;
-const MAX_PASSWORD_LENGTH = 256;
+export const MAX_PASSWORD_LENGTH = 256;
 
 /** Creates an account with zero live and sandbox balances; the password is kept as an argon2id hash. */
 export async function createAccount(
   ctx: AppContext,
   input: { email: string; password: string },
+): Promise<Account> {
+  return insertAccount(ctx, input, { onlyIfFirst: false });
+}
+
+/**
+ * Creates the installation's first account, as the dashboard's set-up does; once any account
+ * exists, `already_set_up`. Two set-ups at once create one account.
+ */
+export async function createFirstAccount(
+  ctx: AppContext,
+  input: { email: string; password: string },
+): Promise<Account> {
+  if (!(await hasNoAccounts(ctx.db))) throw alreadySetUp();
+  return insertAccount(ctx, input, { onlyIfFirst: true });
+}
+
+/** Whether the installation has no account yet. */
+export async function hasNoAccounts(db: DbOrTrx): Promise<boolean> {
+  return (await db.selectFrom("accounts").select("id").limit(1).executeTakeFirst()) === undefined;
+}
+
+async function insertAccount(
+  ctx: AppContext,
+  input: { email: string; password: string },
+  options: { onlyIfFirst: boolean },
 ): Promise<Account> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL_PATTERN.test(email) || email.length > 254) {
@@ -34,6 +60,10 @@ export async function createAccount(
   const passwordHash = await hash(input.password);
   const account: Account = { id: newId("acct"), email, createdAt: isoNow(ctx.clock) };
   await ctx.db.transaction().execute(async (trx) => {
+    if (options.onlyIfFirst) {
+      await lockForUpdate(trx, ctx.dialect, "accounts:first");
+      if (!(await hasNoAccounts(trx))) throw alreadySetUp();
+    }
     const existing = await trx
       .selectFrom("accounts")
       .select("id")
@@ -64,4 +94,8 @@ export async function createAccount(
 export async function requireAccountExists(db: DbOrTrx, accountId: string): Promise<void> {
   const row = await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst();
   if (!row) throw new ApiError("not_found", `No account ${accountId}.`, "account");
+}
+
+function alreadySetUp(): ApiError {
+  return new ApiError("already_set_up", "This installation already has an account: sign in instead.");
 }

@@ -218,6 +218,25 @@ export interface OtpSendsTable {
   created_at: Timestamp;
 }
 
+export interface DashboardSessionsTable {
+  id: string;
+  /** SHA-256 of the cookie's token: the token itself is never stored. */
+  token_hash: string;
+  account_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  /** The earlier of the idle timeout and the absolute lifetime. */
+  expires_at: Timestamp;
+}
+
+/** A fixed-window counter: how often `key` was hit in the window that began at `window_start`. */
+export interface RateLimitCountersTable {
+  key: string;
+  window_start: Timestamp;
+  count: number;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   balances: BalancesTable;
@@ -233,6 +252,8 @@ export interface Database {
   otps: OtpsTable;
   otp_deliveries: OtpDeliveriesTable;
   otp_sends: OtpSendsTable;
+  dashboard_sessions: DashboardSessionsTable;
+  rate_limit_counters: RateLimitCountersTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, type ErrorCode } from "../errors.js";
 import type { App } from "./types.js";
+import type { PageFallback } from "./web.js";
 
 interface ErrorBody {
   error: { code: ErrorCode; message: string; param?: string; retry_after?: number; request_id: string };
@@ -21,19 +22,24 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   return reply.code(error.status).type("application/json; charset=utf-8").send(body);
 }
 
-/** Turns everything Fastify or a route can throw into the error envelope of API.md §2. */
-export function registerErrorHandling(app: App): void {
+/**
+ * Turns everything Fastify or a route can throw into the error envelope of API.md §2. An unknown
+ * address is a 404 unless `pageFallback` answers it (with the dashboard's page).
+ */
+export function registerErrorHandling(app: App, pageFallback: PageFallback = () => undefined): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
     return sendError(request, reply, apiError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      request,
-      reply,
-      new ApiError("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`),
-    ),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      pageFallback(request, reply) ??
+      sendError(
+        request,
+        reply,
+        new ApiError("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`),
+      ),
   );
 }
 

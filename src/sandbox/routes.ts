@@ -4,6 +4,7 @@ import { ApiError } from "../errors.js";
 import { ErrorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { isE164 } from "../phone.js";
+import { listSandboxInbox } from "./inbox.js";
 
 const InboxItem = Type.Object({
   id: Type.String(),
@@ -46,12 +47,7 @@ export function sandboxRoutes(app: App, ctx: AppContext): void {
           "to",
         );
       }
-      let query = ctx.db
-        .selectFrom("sandbox_messages")
-        .select(["id", "message_id", "channel", "recipient as to", "text", "created_at"])
-        .where("account_id", "=", accountId);
-      if (to !== undefined) query = query.where("recipient", "=", to);
-      const data = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+      const data = await listSandboxInbox(ctx, accountId, { to, limit });
       return { data };
     },
   );

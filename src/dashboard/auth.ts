@@ -1,0 +1,89 @@
+import { timingSafeEqual } from "node:crypto";
+import cookie from "@fastify/cookie";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AppContext } from "../context.js";
+import { ApiError } from "../errors.js";
+import type { App } from "../http/types.js";
+import { type DashboardSession, findSession, SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from "./sessions.js";
+
+export const DASHBOARD_API = "/dashboard/api/";
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The signed-in dashboard user of a `/dashboard/api/` route. */
+    dashboardSession: DashboardSession | null;
+  }
+  interface FastifyContextConfig {
+    /** A dashboard route that works without a session (sign-in, first-account set-up). */
+    signedOut?: boolean;
+  }
+}
+
+/**
+ * Every `/dashboard/api/` route needs a session cookie, and every request there that changes
+ * something needs the session's CSRF token in `X-CSRF-Token` and no foreign `Origin`.
+ */
+export async function registerDashboardAuth(app: App, ctx: AppContext): Promise<void> {
+  await app.register(cookie);
+  app.decorateRequest("dashboardSession", null);
+  app.addHook("onRequest", async (request) => {
+    if (!request.routeOptions.url?.startsWith(DASHBOARD_API)) return;
+    const changes = !SAFE_METHODS.has(request.method);
+    if (changes && !isSameOrigin(request, ctx)) {
+      throw new ApiError("csrf_rejected", "Requests from other sites are refused.");
+    }
+    if (request.routeOptions.config.signedOut) return;
+    const token = request.cookies[SESSION_COOKIE];
+    const session = token ? await findSession(ctx, token) : undefined;
+    if (!session) throw new ApiError("not_signed_in", "Sign in to continue; the session has ended.");
+    if (changes && !sameSecret(request.headers["x-csrf-token"], session.csrfToken)) {
+      throw new ApiError("csrf_rejected", "Send the session's CSRF token in X-CSRF-Token.");
+    }
+    request.dashboardSession = session;
+  });
+}
+
+/** The signed-in user of a dashboard route; the hook guarantees one outside `signedOut` routes. */
+export function sessionOf(request: FastifyRequest): DashboardSession {
+  if (!request.dashboardSession) throw new Error("route is not a signed-in dashboard route");
+  return request.dashboardSession;
+}
+
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: AppContext,
+  token: string,
+): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    ...cookieAttributes(request, ctx),
+    maxAge: SESSION_LIFETIME_SECONDS,
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, ctx: AppContext): void {
+  reply.clearCookie(SESSION_COOKIE, cookieAttributes(request, ctx));
+}
+
+function cookieAttributes(request: FastifyRequest, ctx: AppContext) {
+  const secure = request.protocol === "https" || ctx.publicUrl?.startsWith("https://") === true;
+  return { path: "/", httpOnly: true, sameSite: "strict", secure } as const;
+}
+
+/** A browser names the page's origin in `Origin`; it must be this server (or its public address). */
+function isSameOrigin(request: FastifyRequest, ctx: AppContext): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (!URL.canParse(origin)) return false;
+  const { host } = new URL(origin);
+  if (host === request.headers.host) return true;
+  return ctx.publicUrl !== undefined && new URL(ctx.publicUrl).host === host;
+}
+
+function sameSecret(given: string | string[] | undefined, expected: string): boolean {
+  if (typeof given !== "string") return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

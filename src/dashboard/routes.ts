@@ -1,0 +1,18 @@
+import type { AppContext } from "../context.js";
+import type { App } from "../http/types.js";
+import { keyRoutes } from "./routes/keys.js";
+import { messageRoutes } from "./routes/messages.js";
+import { otpSettingsRoutes } from "./routes/otp-settings.js";
+import { overviewRoutes } from "./routes/overview.js";
+import { registryRoutes } from "./routes/registry.js";
+import { sessionRoutes } from "./routes/session.js";
+
+/** The `/dashboard/api/` routes the web console calls (docs/dashboard-api.md). */
+export function dashboardRoutes(app: App, ctx: AppContext): void {
+  sessionRoutes(app, ctx);
+  overviewRoutes(app, ctx);
+  keyRoutes(app, ctx);
+  messageRoutes(app, ctx);
+  registryRoutes(app, ctx);
+  otpSettingsRoutes(app, ctx);
+}

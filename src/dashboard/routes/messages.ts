@@ -1,0 +1,100 @@
+import { Type } from "typebox";
+import type { AppContext } from "../../context.js";
+import { ApiError } from "../../errors.js";
+import type { App } from "../../http/types.js";
+import { isE164 } from "../../phone.js";
+import { listSandboxInbox } from "../../sandbox/inbox.js";
+import { sessionOf } from "../auth.js";
+import { getMessageDetail, listMessages } from "../messages.js";
+import { EnvironmentSchema, HIDDEN } from "../schemas.js";
+
+const StatusSchema = Type.Union([
+  Type.Literal("queued"),
+  Type.Literal("submitted"),
+  Type.Literal("delivered"),
+  Type.Literal("undelivered"),
+  Type.Literal("failed"),
+]);
+const ChannelSchema = Type.Union([Type.Literal("sms"), Type.Literal("whatsapp"), Type.Literal("voice")]);
+
+/** An unencoded `+` in a query string arrives as a space: read `?to=+9198…` as meant. */
+function phoneQuery(value: string | undefined): string | undefined {
+  const to = value?.trim() === "" ? undefined : value?.replace(/^ (?=\d)/, "+");
+  if (to !== undefined && !isE164(to)) {
+    throw new ApiError(
+      "invalid_request",
+      "to must be an E.164 number with a leading +, like +919876543210.",
+      "to",
+    );
+  }
+  return to;
+}
+
+export function messageRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    "/dashboard/api/messages",
+    {
+      schema: {
+        ...HIDDEN,
+        querystring: Type.Object(
+          {
+            environment: EnvironmentSchema,
+            status: Type.Optional(StatusSchema),
+            channel: Type.Optional(ChannelSchema),
+            to: Type.Optional(Type.String({ maxLength: 32 })),
+            before: Type.Optional(Type.String({ maxLength: 64 })),
+            limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { environment, status, channel, before, limit } = request.query;
+      return listMessages(
+        ctx,
+        { accountId: sessionOf(request).accountId, environment },
+        { status, channel, before, limit, to: phoneQuery(request.query.to) },
+      );
+    },
+  );
+
+  app.get(
+    "/dashboard/api/messages/:id",
+    {
+      schema: {
+        ...HIDDEN,
+        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+        querystring: Type.Object({ environment: EnvironmentSchema }, { additionalProperties: false }),
+      },
+    },
+    async (request) =>
+      getMessageDetail(
+        ctx,
+        { accountId: sessionOf(request).accountId, environment: request.query.environment },
+        request.params.id,
+      ),
+  );
+
+  app.get(
+    "/dashboard/api/sandbox/messages",
+    {
+      schema: {
+        ...HIDDEN,
+        querystring: Type.Object(
+          {
+            to: Type.Optional(Type.String({ maxLength: 32 })),
+            limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => ({
+      data: await listSandboxInbox(ctx, sessionOf(request).accountId, {
+        to: phoneQuery(request.query.to),
+        limit: request.query.limit,
+      }),
+    }),
+  );
+}

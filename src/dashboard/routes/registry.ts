@@ -1,0 +1,97 @@
+import { Type } from "typebox";
+import type { AppContext } from "../../context.js";
+import {
+  addSender,
+  addTemplate,
+  listSenders,
+  listTemplates,
+  removeSender,
+  setTemplateStatus,
+} from "../../dlt/registry.js";
+import type { App } from "../../http/types.js";
+import { sessionOf } from "../auth.js";
+import { HIDDEN } from "../schemas.js";
+
+const CategorySchema = Type.Union([
+  Type.Literal("transactional"),
+  Type.Literal("service_implicit"),
+  Type.Literal("service_explicit"),
+  Type.Literal("promotional"),
+]);
+
+export function registryRoutes(app: App, ctx: AppContext): void {
+  app.get("/dashboard/api/senders", { schema: HIDDEN }, async (request) => ({
+    data: await listSenders(ctx, sessionOf(request).accountId),
+  }));
+
+  app.post(
+    "/dashboard/api/senders",
+    {
+      schema: {
+        ...HIDDEN,
+        body: Type.Object({ sender: Type.String({ maxLength: 32 }) }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await addSender(ctx, sessionOf(request).accountId, request.body.sender)),
+  );
+
+  app.delete(
+    "/dashboard/api/senders/:sender",
+    { schema: { ...HIDDEN, params: Type.Object({ sender: Type.String({ maxLength: 32 }) }) } },
+    async (request, reply) => {
+      await removeSender(ctx, sessionOf(request).accountId, request.params.sender);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get("/dashboard/api/templates", { schema: HIDDEN }, async (request) => ({
+    data: await listTemplates(ctx, sessionOf(request).accountId),
+  }));
+
+  app.post(
+    "/dashboard/api/templates",
+    {
+      schema: {
+        ...HIDDEN,
+        body: Type.Object(
+          {
+            template_id: Type.String({ maxLength: 30 }),
+            entity_id: Type.String({ maxLength: 30 }),
+            name: Type.String({ maxLength: 100 }),
+            category: CategorySchema,
+            senders: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 50 }),
+            content: Type.String({ maxLength: 2000 }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { template_id, entity_id, ...rest } = request.body;
+      const template = await addTemplate(ctx, {
+        accountId: sessionOf(request).accountId,
+        templateId: template_id,
+        entityId: entity_id,
+        ...rest,
+      });
+      return reply.code(201).send(template);
+    },
+  );
+
+  app.post(
+    "/dashboard/api/templates/:template_id/status",
+    {
+      schema: {
+        ...HIDDEN,
+        params: Type.Object({ template_id: Type.String({ maxLength: 30 }) }),
+        body: Type.Object(
+          { status: Type.Union([Type.Literal("active"), Type.Literal("inactive")]) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) =>
+      setTemplateStatus(ctx, sessionOf(request).accountId, request.params.template_id, request.body.status),
+  );
+}

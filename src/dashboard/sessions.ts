@@ -1,0 +1,86 @@
+/**
+ * Dashboard sessions: a random token in an HttpOnly cookie, stored only as its SHA-256, ending
+ * after 12 hours unused or 7 days after sign-in, whichever comes first.
+ */
+import { createHmac } from "node:crypto";
+import { addSeconds, isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import type { DashboardSessionsTable } from "../db/schema.js";
+import { newId, randomBase62 } from "../ids.js";
+import { hashSecret } from "../keys/secrets.js";
+
+export const SESSION_COOKIE = "dakiya_session";
+export const SESSION_IDLE_SECONDS = 12 * 3600;
+export const SESSION_LIFETIME_SECONDS = 7 * 86_400;
+/** A session's expiry moves on at most once a minute, so reads do not each write. */
+const TOUCH_INTERVAL_SECONDS = 60;
+const TOKEN_LENGTH = 43;
+
+export interface DashboardSession {
+  id: string;
+  accountId: string;
+  email: string;
+  /** Sent back in `X-CSRF-Token` on every request that changes something. */
+  csrfToken: string;
+}
+
+export async function openSession(
+  ctx: AppContext,
+  account: { id: string; email: string },
+): Promise<{ token: string; session: DashboardSession }> {
+  const token = randomBase62(TOKEN_LENGTH);
+  const now = isoNow(ctx.clock);
+  const row: DashboardSessionsTable = {
+    id: newId("ses"),
+    token_hash: hashSecret(token),
+    account_id: account.id,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: addSeconds(now, SESSION_IDLE_SECONDS),
+  };
+  await ctx.db.insertInto("dashboard_sessions").values(row).execute();
+  return {
+    token,
+    session: { id: row.id, accountId: account.id, email: account.email, csrfToken: csrfToken(ctx, token) },
+  };
+}
+
+/** The live session a cookie's token names, if any; moves its idle expiry on. */
+export async function findSession(ctx: AppContext, token: string): Promise<DashboardSession | undefined> {
+  const now = isoNow(ctx.clock);
+  const row = await ctx.db
+    .selectFrom("dashboard_sessions as s")
+    .innerJoin("accounts as a", "a.id", "s.account_id")
+    .select(["s.id", "s.account_id", "s.created_at", "s.last_seen_at", "a.email"])
+    .where("s.token_hash", "=", hashSecret(token))
+    .where("s.expires_at", ">", now)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (addSeconds(row.last_seen_at, TOUCH_INTERVAL_SECONDS) <= now) {
+    const idleEnd = addSeconds(now, SESSION_IDLE_SECONDS);
+    const lifetimeEnd = addSeconds(row.created_at, SESSION_LIFETIME_SECONDS);
+    await ctx.db
+      .updateTable("dashboard_sessions")
+      .set({ last_seen_at: now, expires_at: idleEnd < lifetimeEnd ? idleEnd : lifetimeEnd })
+      .where("id", "=", row.id)
+      .execute();
+  }
+  return { id: row.id, accountId: row.account_id, email: row.email, csrfToken: csrfToken(ctx, token) };
+}
+
+export async function closeSession(ctx: AppContext, sessionId: string): Promise<void> {
+  await ctx.db.deleteFrom("dashboard_sessions").where("id", "=", sessionId).execute();
+}
+
+export async function purgeExpiredSessions(ctx: AppContext, now: string): Promise<number> {
+  const result = await ctx.db
+    .deleteFrom("dashboard_sessions")
+    .where("expires_at", "<=", now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Derived from the session token, so it needs no storage and is worthless without the cookie. */
+function csrfToken(ctx: AppContext, sessionToken: string): string {
+  return createHmac("sha256", ctx.secret).update(`dashboard-csrf:${sessionToken}`).digest("base64url");
+}
