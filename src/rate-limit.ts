@@ -19,16 +19,59 @@ export async function countHit(
   windowSeconds: number,
 ): Promise<WindowCount> {
   const now = clock.now().getTime();
-  const windowMs = windowSeconds * 1000;
-  const start = Math.floor(now / windowMs) * windowMs;
-  const end = start + windowMs;
+  const start = bucketStart(now, windowSeconds);
+  const end = start + windowSeconds * 1000;
+  const count = await addToBucket(db, key, start, end);
+  return { count, resetsInSeconds: Math.ceil((end - now) / 1000) };
+}
+
+/**
+ * Hits of `key` in the last `spanSeconds`, kept in buckets of `bucketSeconds`. The oldest bucket
+ * counts whole, so the span looked at is never shorter than asked: a limit is never looser.
+ */
+export async function recentHits(
+  db: DbOrTrx,
+  clock: Clock,
+  key: string,
+  spanSeconds: number,
+  bucketSeconds: number,
+): Promise<number> {
+  const since = bucketStart(clock.now().getTime(), bucketSeconds) - spanSeconds * 1000;
+  const row = await db
+    .selectFrom("rate_limit_counters")
+    .select((eb) => eb.fn.sum<number | string | null>("count").as("hits"))
+    .where("key", "=", key)
+    .where("window_start", ">=", new Date(since).toISOString())
+    .executeTakeFirst();
+  return Number(row?.hits ?? 0);
+}
+
+/** Records a hit of `key` for `recentHits` over spans up to `spanSeconds`. */
+export async function recordHit(
+  db: DbOrTrx,
+  clock: Clock,
+  key: string,
+  spanSeconds: number,
+  bucketSeconds: number,
+): Promise<void> {
+  const start = bucketStart(clock.now().getTime(), bucketSeconds);
+  await addToBucket(db, key, start, start + (bucketSeconds + spanSeconds) * 1000);
+}
+
+function bucketStart(timeMs: number, bucketSeconds: number): number {
+  const bucketMs = bucketSeconds * 1000;
+  return Math.floor(timeMs / bucketMs) * bucketMs;
+}
+
+/** One upsert: concurrent hits never lose an increment. */
+async function addToBucket(db: DbOrTrx, key: string, startMs: number, expiresMs: number): Promise<number> {
   const row = await db
     .insertInto("rate_limit_counters")
     .values({
       key,
-      window_start: new Date(start).toISOString(),
+      window_start: new Date(startMs).toISOString(),
       count: 1,
-      expires_at: new Date(end).toISOString(),
+      expires_at: new Date(expiresMs).toISOString(),
     })
     .onConflict((oc) =>
       oc
@@ -37,7 +80,7 @@ export async function countHit(
     )
     .returning("count")
     .executeTakeFirstOrThrow();
-  return { count: Number(row.count), resetsInSeconds: Math.ceil((end - now) / 1000) };
+  return Number(row.count);
 }
 
 /** Forgets every window of `key`. */

@@ -489,7 +489,7 @@ describe.each(DIALECTS)("OTP on %s", (dialect) => {
           "messages",
           "otps",
           "otp_deliveries",
-          "otp_sends",
+          "rate_limit_counters",
           "ledger_entries",
           "idempotency_keys",
         ]),
@@ -923,9 +923,10 @@ describe.each(DIALECTS)("OTP on %s", (dialect) => {
     it("sends at most 10 OTPs an hour to one number, then 429 rate_limited until the hour has passed", async () => {
       const { accountId, secret } = await account({ settings: { resend_cooldown_seconds: 0 } });
       const to = nextNumber();
+      clock.advance((60_000 - (clock.now().getTime() % 60_000)) / 1000); // to the start of a minute
       const firstAt = clock.now().getTime();
       for (let i = 0; i < 10; i++) {
-        // Five sends of one OTP, then a new OTP with the caller's code.
+        // Five sends of one OTP, then a new OTP with the caller's code; the first six in one minute.
         const body = i === 5 ? { to, code: "55555555" } : { to };
         expect((await send(secret, body)).statusCode, `send ${i + 1}`).toBe(200);
         clock.advance(10);
@@ -939,9 +940,13 @@ describe.each(DIALECTS)("OTP on %s", (dialect) => {
       // Another number of the same account is not held back.
       expect((await send(secret, { to: nextNumber() })).statusCode).toBe(200);
 
-      // An hour after the first send, one of the ten has left the window.
-      clock.advance((firstAt + 3600_000 - clock.now().getTime()) / 1000 + 1);
-      expect((await send(secret, { to, code: "77777777" })).statusCode).toBe(200);
+      // Sends are counted per minute: the first minute's six leave the hour 61 minutes after it began.
+      clock.advance((firstAt + 3599_000 - clock.now().getTime()) / 1000);
+      expect((await send(secret, { to, code: "77777777" })).statusCode).toBe(429);
+      clock.advance(61);
+      for (const code of ["1111111", "2222222", "3333333", "4444444", "5555555", "6666666"]) {
+        expect((await send(secret, { to, code })).statusCode).toBe(200);
+      }
       expect((await send(secret, { to, code: "88888888" })).statusCode).toBe(429);
       clock.advance(3600);
       expect((await send(secret, { to, code: "99999999" })).statusCode).toBe(200);
@@ -987,7 +992,10 @@ describe.each(DIALECTS)("OTP on %s", (dialect) => {
       expect((await send(neighbour.secret, { to: nextNumber() }, { target: capped.app })).statusCode).toBe(
         200,
       );
-      clock.advance(3600);
+      // Sends are counted per minute, so one leaves the hour 60 to 61 minutes after it was made.
+      clock.advance(3599);
+      expect((await send(secret, { to: nextNumber() }, { target: capped.app })).statusCode).toBe(429);
+      clock.advance(61);
       expect((await send(secret, { to: nextNumber() }, { target: capped.app })).statusCode).toBe(200);
     });
 

@@ -3,6 +3,7 @@ import * as foundation from "./migrations/2026-11-22T0001-foundation.js";
 import * as sms from "./migrations/2026-11-22T0002-sms.js";
 import * as otp from "./migrations/2026-11-22T0003-otp.js";
 import * as dashboard from "./migrations/2026-11-22T0004-dashboard.js";
+import * as otpSendCounters from "./migrations/2026-11-22T0005-otp-send-counters.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-22T0002-sms": sms,
   "2026-11-22T0003-otp": otp,
   "2026-11-22T0004-dashboard": dashboard,
+  "2026-11-22T0005-otp-send-counters": otpSendCounters,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -211,13 +211,6 @@ export interface OtpDeliveriesTable {
   created_at: Timestamp;
 }
 
-export interface OtpSendsTable {
-  account_id: string;
-  environment: Environment;
-  recipient: string;
-  created_at: Timestamp;
-}
-
 export interface DashboardSessionsTable {
   id: string;
   /** SHA-256 of the cookie's token: the token itself is never stored. */
@@ -251,7 +244,6 @@ export interface Database {
   otp_settings: OtpSettingsTable;
   otps: OtpsTable;
   otp_deliveries: OtpDeliveriesTable;
-  otp_sends: OtpSendsTable;
   dashboard_sessions: DashboardSessionsTable;
   rate_limit_counters: RateLimitCountersTable;
 }

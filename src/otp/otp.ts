@@ -7,6 +7,7 @@ import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
+import { recentHits, recordHit } from "../rate-limit.js";
 import { codeMatches, generateCode, hashCode, seal, unseal } from "./codes.js";
 import { queueOtpDelivery, requireChannel } from "./deliveries.js";
 import { getOtpSettings } from "./settings.js";
@@ -155,10 +156,7 @@ export async function sendOtp(
         };
         await trx.insertInto("otps").values(otp).execute();
       }
-      await trx
-        .insertInto("otp_sends")
-        .values({ account_id: accountId, environment, recipient: request.to, created_at: now })
-        .execute();
+      await recordSend(trx, ctx, scope, request.to);
       const message =
         setup && otp.is_test === 0
           ? await queueOtpDelivery(
@@ -197,36 +195,48 @@ export async function sendOtp(
   };
 }
 
+const HOUR_SECONDS = 3600;
+/** Sends are counted per minute: an hour's limit sums at most 61 rows, however busy the hour. */
+const SEND_BUCKET_SECONDS = 60;
+
+function sendCounterKeys(scope: { accountId: string; environment: Environment }, to: string) {
+  const account = `otp-sends:${scope.accountId}:${scope.environment}`;
+  return { account, number: `${account}:${to}` };
+}
+
+/** Refuses a send over the per-number or per-account hourly limit; the caller holds the account's lock. */
 async function enforceHourlyLimits(
   trx: DbOrTrx,
   ctx: AppContext,
   scope: { accountId: string; environment: Environment },
   to: string,
 ): Promise<void> {
-  const since = isoAfter(ctx.clock, -3600);
-  const count = async (recipient?: string) => {
-    let query = trx
-      .selectFrom("otp_sends")
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("account_id", "=", scope.accountId)
-      .where("environment", "=", scope.environment)
-      .where("created_at", ">", since);
-    if (recipient) query = query.where("recipient", "=", recipient);
-    return Number((await query.executeTakeFirstOrThrow()).n);
-  };
+  const keys = sendCounterKeys(scope, to);
+  const sendsInLastHour = (key: string) => recentHits(trx, ctx.clock, key, HOUR_SECONDS, SEND_BUCKET_SECONDS);
   const { sendsPerNumberPerHour, sendsPerAccountPerHour } = ctx.otpLimits;
-  if ((await count(to)) >= sendsPerNumberPerHour) {
+  if ((await sendsInLastHour(keys.number)) >= sendsPerNumberPerHour) {
     throw new ApiError(
       "rate_limited",
       `At most ${sendsPerNumberPerHour} OTPs an hour go to one number.`,
-    ).withRetryAfter(3600);
+    ).withRetryAfter(HOUR_SECONDS);
   }
-  if ((await count()) >= sendsPerAccountPerHour) {
+  if ((await sendsInLastHour(keys.account)) >= sendsPerAccountPerHour) {
     throw new ApiError(
       "rate_limited",
       `This account sends at most ${sendsPerAccountPerHour} OTPs an hour.`,
-    ).withRetryAfter(3600);
+    ).withRetryAfter(HOUR_SECONDS);
   }
+}
+
+async function recordSend(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  scope: { accountId: string; environment: Environment },
+  to: string,
+): Promise<void> {
+  const keys = sendCounterKeys(scope, to);
+  await recordHit(trx, ctx.clock, keys.number, HOUR_SECONDS, SEND_BUCKET_SECONDS);
+  await recordHit(trx, ctx.clock, keys.account, HOUR_SECONDS, SEND_BUCKET_SECONDS);
 }
 
 /**
