@@ -3,13 +3,20 @@
  * `index.html` for any other page address, so the app's own routes survive a reload.
  */
 import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "./types.js";
 
-export const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../../web/dist", import.meta.url));
+/** `web/dist` of this package, found from here whether the sources run or their compiled copy in `dist/`. */
+export const DEFAULT_WEB_ROOT = join(packageRoot(fileURLToPath(import.meta.url)), "web", "dist");
+
+function packageRoot(from: string): string {
+  let dir = dirname(from);
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
 
 /** Paths that belong to the API and never fall back to the app. */
 const NOT_PAGES = /^\/(v2|dashboard\/api|webhooks|docs|openapi\.json|healthz|readyz)(\/|$|\?)/;
