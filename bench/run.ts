@@ -18,7 +18,9 @@
 //   --db sqlite|postgres  postgres needs TEST_DATABASE_URL or DATABASE_URL (a server on which the
 //                         bench may create and drop a database)
 //   --scenarios a,b       a subset of the scenarios above
-//   --peer kannel         not implemented yet
+//   --peer kannel         also runs the load of sms-live-smpp (added when not selected) through
+//                         Kannel's sendsms, after Dakiya's scenarios, and prints Dakiya/Kannel ratios
+//                         (bench/kannel.ts: installs Debian's kannel when missing)
 //
 // Environment:
 //   BENCH_DURATION     load seconds (default 10, at most 20)
@@ -51,6 +53,14 @@ import { createLogger } from "../src/logger.js";
 import { updateOtpSettings } from "../src/otp/settings.js";
 import { createPostgresDatabase } from "../test/helpers/database.js";
 import { type ApiLoadResult, type ApiScenario, runApiLoad, verifyOutcome } from "./api.js";
+import {
+  compareWithDakiya,
+  ensureKannel,
+  type KannelBinaries,
+  type KannelResult,
+  printKannelReport,
+  runKannelScenario,
+} from "./kannel.js";
 import { type BenchSmsc, startBenchSmsc } from "./smsc.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -68,13 +78,15 @@ const WARMUP_DRAIN_SECONDS = 10;
 /** After the load, how long the queue (and with receipts, the receipts) may take to settle. */
 const DRAIN_SECONDS = 30;
 const READY_SECONDS = 15;
-/** The whole run, set-up to clean-up. */
+/** The whole run, set-up to clean-up (Kannel's installation apart). */
 const RUN_SECONDS = 170;
+/** What --peer kannel adds: start-up, warm-up, load, drain and stop. */
+const KANNEL_SECONDS = 80;
 
 const API_SCENARIOS = ["otp-send", "otp-verify", "sms-send-sandbox", "balance"] as const;
 const ALL_SCENARIOS = ["sms-live-smpp", ...API_SCENARIOS, "bare"] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
-const { dialect: DIALECT, scenarios: SELECTED } = parseArguments(process.argv.slice(2));
+const { dialect: DIALECT, scenarios: SELECTED, peer: PEER } = parseArguments(process.argv.slice(2));
 const DB_LABEL = DIALECT === "postgres" ? "PostgreSQL" : "SQLite";
 
 const OTP_TEMPLATE_ID = "1107161234567890124";
@@ -91,6 +103,7 @@ const VERIFY_WRONG_CYCLE = 6;
 const SMSC_CREDENTIALS = { systemId: "bench", password: "benchpw" };
 const SENDER = "DAKIYA";
 const TEMPLATE_ID = "1107161234567890123";
+const TEMPLATE_CONTENT = "Your Dakiya login code is {#var#}. Do not share it with anyone.";
 const ENTITY_ID = "1101456789012345678";
 
 // The server's settings. The SMSC of a real carrier grants some tens to hundreds of messages a
@@ -220,7 +233,7 @@ function fail(message: string, code = 1): never {
 
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   const started = Date.now();
   const machine = describeMachine();
   const temp = mkdtempSync(join(os.tmpdir(), "dakiya-bench-"));
@@ -401,14 +414,53 @@ async function main(): Promise<void> {
     }
   }
   results.push(...apiResults);
+  const writeResults = (all: object[]) =>
+    writeFileSync(join(RESULTS_DIR, "latest.json"), `${JSON.stringify(all, null, 2)}\n`);
   mkdirSync(RESULTS_DIR, { recursive: true });
-  writeFileSync(join(RESULTS_DIR, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeResults(results);
   writeFileSync(join(RESULTS_DIR, "server.log"), server.logTail.join("\n"));
 
   const live = results.filter((r): r is ScenarioResult => "queue" in r);
   if (live.length > 0) printReport(live, (Date.now() - started) / 1000);
   printApiReport(apiResults, machine, serverPeak, server.logLines, (Date.now() - started) / 1000);
   if (PROFILE) summariseProfile();
+  if (kannelBinaries) {
+    // Last, on a machine that Dakiya has left, with an SMSC of its own.
+    const kannel = await runKannel(kannelBinaries, machine, live[0]);
+    writeResults([...results, kannel]);
+    printKannelReport(kannel, live[0], (Date.now() - started) / 1000);
+  }
+}
+
+async function runKannel(
+  binaries: KannelBinaries,
+  machine: Machine,
+  dakiya: ScenarioResult | undefined,
+): Promise<KannelResult> {
+  const smsc = await startBenchSmsc({ ...SMSC_CREDENTIALS, nagle: SMSC_NAGLE });
+  cleanups.push(() => smsc.stop());
+  const result = await runKannelScenario({
+    binaries,
+    smsc,
+    smscCredentials: SMSC_CREDENTIALS,
+    machine,
+    connections: CONNECTIONS,
+    warmupSeconds: WARMUP_SECONDS,
+    loadSeconds: LOAD_SECONDS,
+    warmupDrainSeconds: WARMUP_DRAIN_SECONDS,
+    drainSeconds: DRAIN_SECONDS,
+    readySeconds: READY_SECONDS,
+    sender: SENDER,
+    destination: liveDestination,
+    text: (n) => TEMPLATE_CONTENT.replace("{#var#}", loginCode(n)),
+    freePort,
+    startProcess: (name, command, args) => startChild(name, args, {}, command),
+    onCleanup: (step) => cleanups.push(step),
+    log,
+  });
+  await smsc.stop();
+  compareWithDakiya(result, dakiya);
+  return result;
 }
 
 interface ApiScenarioResult extends ApiLoadResult {
@@ -451,6 +503,16 @@ async function runApi(
     ratio_to_bare: null,
     ...result,
   };
+}
+
+/** The destination of the nth request of sms-live-smpp (and of Kannel's load). */
+function liveDestination(n: number): string {
+  return `+9198${String(n % 100_000_000).padStart(8, "0")}`;
+}
+
+/** The variable of the nth request of sms-live-smpp; Kannel is sent the text it renders. */
+function loginCode(n: number): string {
+  return String(100_000 + (n % 900_000));
 }
 
 /** How many OTPs otp-verify works on (set when they are created). */
@@ -623,7 +685,7 @@ async function setUpAccount(databaseUrl: string, secret: string): Promise<{ live
       name: "login-code",
       category: "transactional",
       senders: [SENDER],
-      content: "Your Dakiya login code is {#var#}. Do not share it with anyone.",
+      content: TEMPLATE_CONTENT,
     });
     await addTemplate(ctx, {
       accountId: account.id,
@@ -678,9 +740,14 @@ function startDakiya(env: Record<string, string>): DakiyaProcess {
   return startChild("dakiya serve", [...execArgv, join(ROOT, "bin", "dakiya.js"), "serve"], env);
 }
 
-/** A Node.js child process (Dakiya, or the bare route with tsx's loader) in production mode. */
-function startChild(name: string, args: string[], env: Record<string, string>): DakiyaProcess {
-  const child: ChildProcess = spawn(process.execPath, name === "bare" ? ["--import", "tsx", ...args] : args, {
+/** A child process: Node.js (Dakiya, or the bare route with tsx's loader) unless `command` says otherwise. */
+function startChild(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  command = process.execPath,
+): DakiyaProcess {
+  const child: ChildProcess = spawn(command, name === "bare" ? ["--import", "tsx", ...args] : args, {
     cwd: ROOT,
     // Only what the server needs: nothing from the caller's shell (DATABASE_URL, WORKER_*) leaks in.
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), ...env },
@@ -837,10 +904,10 @@ async function runSendScenario(options: {
             return {
               ...request,
               body: JSON.stringify({
-                to: `+9198${String(sequence % 100_000_000).padStart(8, "0")}`,
+                to: liveDestination(sequence),
                 sender: SENDER,
                 template_id: TEMPLATE_ID,
-                variables: { var1: String(100_000 + (sequence % 900_000)) },
+                variables: { var1: loginCode(sequence) },
                 reference: `bench-${sequence}`,
               }),
             };
@@ -1240,14 +1307,19 @@ function printApiReport(
   process.stdout.write(lines.join("\n"));
 }
 
-function parseArguments(args: string[]): { dialect: "sqlite" | "postgres"; scenarios: Set<ScenarioName> } {
-  const usage = `usage: npm run bench -- [--db sqlite|postgres] [--scenarios ${ALL_SCENARIOS.join(",")}]`;
+function parseArguments(args: string[]): {
+  dialect: "sqlite" | "postgres";
+  scenarios: Set<ScenarioName>;
+  peer: "kannel" | undefined;
+} {
+  const usage = `usage: npm run bench -- [--db sqlite|postgres] [--scenarios ${ALL_SCENARIOS.join(",")}] [--peer kannel]`;
   const die = (message: string): never => {
     process.stderr.write(`bench: ${message}\n${usage}\n`);
     process.exit(1);
   };
   let dialect: "sqlite" | "postgres" = "sqlite";
   let scenarios = new Set<ScenarioName>(ALL_SCENARIOS);
+  let peer: "kannel" | undefined;
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = (args[i] ?? "").split("=", 2) as [string, string | undefined];
     const value = () => inline ?? args[++i] ?? die(`${flag} needs a value`);
@@ -1266,7 +1338,9 @@ function parseArguments(args: string[]): { dialect: "sqlite" | "postgres"; scena
       if (names.length === 0) die("--scenarios needs at least one scenario");
       scenarios = new Set(names as ScenarioName[]);
     } else if (flag === "--peer") {
-      die(`--peer ${value()}: the Kannel comparison is not implemented yet`);
+      const name = value();
+      if (name !== "kannel") die(`--peer must be kannel, got "${name}"`);
+      peer = "kannel";
     } else if (flag === "--help" || flag === "-h") {
       process.stdout.write(`${usage}\n`);
       process.exit(0);
@@ -1274,7 +1348,9 @@ function parseArguments(args: string[]): { dialect: "sqlite" | "postgres"; scena
       die(`unknown argument "${args[i]}"`);
     }
   }
-  return { dialect, scenarios };
+  // Kannel is compared with sms-live-smpp.
+  if (peer) scenarios.add("sms-live-smpp");
+  return { dialect, scenarios, peer };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1361,13 +1437,16 @@ function sleep(milliseconds: number): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
-const watchdog = setTimeout(() => abort(`the run took longer than ${RUN_SECONDS} s`), RUN_SECONDS * 1000);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => abort(`stopped by ${signal}`, 130));
 }
 
 try {
-  await main();
+  // Before the watchdog starts: apt-get has time limits of its own.
+  const kannel = PEER === "kannel" ? await ensureKannel(log, (step) => cleanups.push(step)) : undefined;
+  const limit = RUN_SECONDS + (kannel ? KANNEL_SECONDS : 0);
+  const watchdog = setTimeout(() => abort(`the run took longer than ${limit} s`), limit * 1000);
+  await main(kannel);
   await cleanUp();
   clearTimeout(watchdog);
   process.exit(0);
