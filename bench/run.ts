@@ -79,7 +79,7 @@ const WARMUP_DRAIN_SECONDS = 10;
 const DRAIN_SECONDS = 30;
 const READY_SECONDS = 15;
 /** The whole run, set-up to clean-up (Kannel's installation apart). */
-const RUN_SECONDS = 170;
+const RUN_SECONDS = 190;
 /** What --peer kannel adds: start-up, warm-up, load, drain and stop. */
 const KANNEL_SECONDS = 80;
 
@@ -236,6 +236,9 @@ function fail(message: string, code = 1): never {
 async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   const started = Date.now();
   const machine = describeMachine();
+  // The server runs in production mode, which runs the compiled JavaScript: compile it fresh.
+  execFileSync("npx", ["tsc", "-p", join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
+  log(`compiled the server into dist/ (${ms(started)})`);
   const temp = mkdtempSync(join(os.tmpdir(), "dakiya-bench-"));
   cleanups.push(() => rmSync(temp, { recursive: true, force: true }));
   const secret = randomBytes(32).toString("base64url");
