@@ -1,0 +1,81 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { buildApp } from "../../src/app.js";
+import { systemClock } from "../../src/clock.js";
+import type { AppContext } from "../../src/context.js";
+import { type RunningServer, startServer } from "../../src/server.js";
+import { openTestContext } from "./context.js";
+import { createTestDatabase, type TestDatabase } from "./database.js";
+
+/** Debian's Chromium; the tests never download a browser of their own. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const SCREENSHOT_DIR = join(process.cwd(), "test-artifacts", "screenshots");
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export interface DashboardServer {
+  url: string;
+  ctx: AppContext;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole server (API, dashboard API, the built app from web/dist and a delivery worker) on
+ * a fresh SQLite database, on the real clock so the worker delivers sandbox messages by itself.
+ */
+export async function startDashboardServer(): Promise<DashboardServer> {
+  const database: TestDatabase = await createTestDatabase("sqlite");
+  const ctx = await openTestContext(database.url, { clock: systemClock });
+  let server: RunningServer | undefined;
+  try {
+    const app = await buildApp(ctx);
+    server = await startServer(app, ctx, {
+      host: "127.0.0.1",
+      port: 0,
+      worker: { pollIntervalMs: 100 },
+    });
+  } catch (error) {
+    await ctx.close();
+    await database.drop();
+    throw error;
+  }
+  const running = server;
+  return {
+    url: running.url,
+    ctx,
+    stop: async () => {
+      await running.stop();
+      await database.drop();
+    },
+  };
+}
+
+/** A full-page screenshot under test-artifacts/screenshots/ (gitignored), for a person to look at. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // From the top, so sticky bars sit where a visitor sees them; and once entrance animations settle.
+  await page.evaluate("window.scrollTo(0, 0)");
+  await page.waitForTimeout(150);
+  await page.screenshot({
+    path: join(SCREENSHOT_DIR, `${name}.png`),
+    fullPage: true,
+    animations: "disabled",
+  });
+}

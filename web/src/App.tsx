@@ -1,0 +1,59 @@
+import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
+import { Loading } from "./components/Feedback";
+import { Layout } from "./components/Layout";
+import { ApiKeysPage } from "./pages/ApiKeys";
+import { MessageDetailPage } from "./pages/MessageDetail";
+import { MessagesPage } from "./pages/Messages";
+import { NotFoundPage } from "./pages/NotFound";
+import { OtpSettingsPage } from "./pages/OtpSettings";
+import { OverviewPage } from "./pages/Overview";
+import { SandboxInboxPage } from "./pages/SandboxInbox";
+import { SetupPage } from "./pages/Setup";
+import { SignInPage } from "./pages/SignIn";
+import { TemplatesPage } from "./pages/Templates";
+import { UnavailablePage } from "./pages/Unavailable";
+import { useSession } from "./session";
+
+export function App() {
+  return (
+    <Routes>
+      <Route path="/signin" element={<SignInPage />} />
+      <Route path="/setup" element={<SetupPage />} />
+      <Route element={<RequireSession />}>
+        <Route element={<Layout />}>
+          <Route index element={<OverviewPage />} />
+          <Route path="messages" element={<MessagesPage />} />
+          <Route path="messages/:id" element={<MessageDetailPage />} />
+          <Route path="sandbox" element={<SandboxInboxPage />} />
+          <Route path="templates" element={<TemplatesPage />} />
+          <Route path="otp" element={<OtpSettingsPage />} />
+          <Route path="developers/keys" element={<ApiKeysPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
+}
+
+/** The console needs a session: without one, go to set-up (empty installation) or sign-in. */
+function RequireSession() {
+  const { state } = useSession();
+  const location = useLocation();
+  switch (state.status) {
+    case "loading":
+      return (
+        <div className="center-screen">
+          <Loading />
+        </div>
+      );
+    case "unavailable":
+      return <UnavailablePage message={state.message} />;
+    case "signed-out": {
+      const target = state.setupNeeded ? "/setup" : "/signin";
+      const from = location.pathname + location.search;
+      return <Navigate to={target} replace state={from === "/" ? undefined : { from }} />;
+    }
+    case "signed-in":
+      return <Outlet />;
+  }
+}

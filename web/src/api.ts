@@ -1,0 +1,312 @@
+/** Typed client for the dashboard API (`/dashboard/api/*`, see docs/dashboard-api.md). */
+
+export type Environment = "live" | "sandbox";
+export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
+
+export type MessageStatus = "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+export const MESSAGE_STATUSES: readonly MessageStatus[] = [
+  "queued",
+  "submitted",
+  "delivered",
+  "undelivered",
+  "failed",
+];
+
+export type Channel = "sms" | "whatsapp" | "voice";
+export const CHANNELS: readonly Channel[] = ["sms", "whatsapp", "voice"];
+
+export type TemplateCategory = "transactional" | "service_implicit" | "service_explicit" | "promotional";
+export const TEMPLATE_CATEGORIES: readonly TemplateCategory[] = [
+  "transactional",
+  "service_implicit",
+  "service_explicit",
+  "promotional",
+];
+
+export interface Account {
+  id: string;
+  email: string;
+}
+
+export interface SessionInfo {
+  account: Account;
+  csrf_token: string;
+}
+
+export interface Overview {
+  balances: Record<Environment, string>;
+  currency: "INR";
+  messages: Message[];
+}
+
+export interface Balance {
+  environment: Environment;
+  balance: string;
+  currency: "INR";
+}
+
+export interface ApiKey {
+  id: string;
+  environment: Environment;
+  label: string | null;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}
+
+export interface ApiKeyWithSecret extends ApiKey {
+  secret: string;
+}
+
+export interface RotatedKeys {
+  key: ApiKeyWithSecret;
+  rotated: ApiKey | null;
+}
+
+export interface Message {
+  id: string;
+  status: MessageStatus;
+  environment: Environment;
+  channel: Channel;
+  to: string;
+  sender: string | null;
+  template_id: string | null;
+  reference: string | null;
+  text: string;
+  encoding: string;
+  segments: number;
+  cost: string;
+  currency: "INR";
+  error_code: string | null;
+  error_message: string | null;
+  carrier_message_ids: string[];
+  created_at: string;
+  submitted_at: string | null;
+  delivered_at: string | null;
+  undelivered_at: string | null;
+  failed_at: string | null;
+}
+
+export interface MessageDetail extends Message {
+  history: Array<{ status: MessageStatus; at: string }>;
+  attempts: number;
+}
+
+export interface MessagePage {
+  data: Message[];
+  has_more: boolean;
+}
+
+export interface MessageFilters {
+  status?: MessageStatus | undefined;
+  channel?: Channel | undefined;
+  to?: string | undefined;
+  before?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface SandboxDelivery {
+  id: string;
+  message_id: string;
+  channel: Channel;
+  to: string;
+  text: string;
+  created_at: string;
+}
+
+export interface Sender {
+  sender: string;
+  created_at: string;
+}
+
+export type TemplateStatus = "active" | "inactive";
+
+export interface Template {
+  id: string;
+  template_id: string;
+  entity_id: string;
+  name: string;
+  category: TemplateCategory;
+  content: string;
+  placeholders: string[];
+  senders: string[];
+  status: TemplateStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewTemplate {
+  template_id: string;
+  entity_id: string;
+  name: string;
+  category: TemplateCategory;
+  senders: string[];
+  content: string;
+}
+
+export interface OtpSettings {
+  expiry_seconds: number;
+  max_attempts: number;
+  resend_cooldown_seconds: number;
+  fallback_after_seconds: number;
+  length: number;
+  sms_template_id: string | null;
+  sms_sender: string | null;
+  whatsapp_template: string | null;
+  whatsapp_language: string;
+  test_numbers: Record<string, string>;
+}
+
+/** An error answered by the server in its envelope, or a network failure made to look like one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly param: string | undefined;
+  /** Seconds from `Retry-After`, when the server sent it. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(status: number, code: string, message: string, param?: string, retryAfterSeconds?: number) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.param = param;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+const BASE = "/dashboard/api";
+
+let csrfToken: string | undefined;
+let onSignedOut: (() => void) | undefined;
+
+/** The token every changing request sends back; it comes with each session response. */
+export function setCsrfToken(token: string | undefined): void {
+  csrfToken = token;
+}
+
+/** Called when the server says the session is gone, so the app can return to sign-in. */
+export function setSignedOutHandler(handler: (() => void) | undefined): void {
+  onSignedOut = handler;
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Query = Record<string, string | number | undefined>;
+
+interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+}
+
+async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET" && csrfToken) headers["X-CSRF-Token"] = csrfToken;
+
+  let response: Response;
+  try {
+    response = await fetch(BASE + path + queryString(options.query), {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal: options.signal ?? null,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiError(
+      0,
+      "network_error",
+      "Could not reach the server. Check your connection and try again.",
+    );
+  }
+
+  if (response.status === 204) return undefined as T;
+  const body: unknown = await response.json().catch(() => undefined);
+  if (response.ok) return body as T;
+
+  const error = toApiError(response, body);
+  if (error.status === 401 && error.code === "not_signed_in") onSignedOut?.();
+  throw error;
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== "") params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function toApiError(response: Response, body: unknown): ApiError {
+  const retryAfter = Number(response.headers.get("Retry-After"));
+  const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
+  const envelope = (body as { error?: { code?: unknown; message?: unknown; param?: unknown } } | undefined)
+    ?.error;
+  if (envelope && typeof envelope.code === "string" && typeof envelope.message === "string") {
+    const param = typeof envelope.param === "string" ? envelope.param : undefined;
+    return new ApiError(response.status, envelope.code, envelope.message, param, retryAfterSeconds);
+  }
+  return new ApiError(
+    response.status,
+    "unexpected_response",
+    `The server answered ${response.status} ${response.statusText}.`.replace(/ \.$/, "."),
+    undefined,
+    retryAfterSeconds,
+  );
+}
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+export const api = {
+  getSetup: (signal?: AbortSignal) => request<{ needed: boolean }>("GET", "/setup", { signal }),
+  setUp: (email: string, password: string) =>
+    request<SessionInfo>("POST", "/setup", { body: { email, password } }),
+
+  getSession: (signal?: AbortSignal) => request<SessionInfo>("GET", "/session", { signal }),
+  signIn: (email: string, password: string) =>
+    request<SessionInfo>("POST", "/session", { body: { email, password } }),
+  signOut: () => request<void>("DELETE", "/session"),
+
+  overview: (environment: Environment, signal?: AbortSignal) =>
+    request<Overview>("GET", "/overview", { query: { environment }, signal }),
+  addSandboxCredits: (amount: string) => request<Balance>("POST", "/sandbox/credits", { body: { amount } }),
+
+  listKeys: (environment: Environment, signal?: AbortSignal) =>
+    request<{ data: ApiKey[] }>("GET", "/keys", { query: { environment }, signal }),
+  createKey: (environment: Environment, label: string | undefined) =>
+    request<ApiKeyWithSecret>("POST", "/keys", { body: label ? { environment, label } : { environment } }),
+  rotateKey: (id: string, graceSeconds: number) =>
+    request<RotatedKeys>("POST", `/keys/${encodeURIComponent(id)}/rotate`, {
+      body: { grace_seconds: graceSeconds },
+    }),
+  deleteKey: (id: string) => request<void>("DELETE", `/keys/${encodeURIComponent(id)}`),
+
+  listMessages: (environment: Environment, filters: MessageFilters, signal?: AbortSignal) =>
+    request<MessagePage>("GET", "/messages", { query: { environment, ...filters }, signal }),
+  getMessage: (environment: Environment, id: string, signal?: AbortSignal) =>
+    request<MessageDetail>("GET", `/messages/${encodeURIComponent(id)}`, { query: { environment }, signal }),
+
+  sandboxInbox: (limit: number, signal?: AbortSignal) =>
+    request<{ data: SandboxDelivery[] }>("GET", "/sandbox/messages", { query: { limit }, signal }),
+
+  listSenders: (signal?: AbortSignal) => request<{ data: Sender[] }>("GET", "/senders", { signal }),
+  addSender: (sender: string) => request<Sender>("POST", "/senders", { body: { sender } }),
+  removeSender: (sender: string) => request<void>("DELETE", `/senders/${encodeURIComponent(sender)}`),
+
+  listTemplates: (signal?: AbortSignal) => request<{ data: Template[] }>("GET", "/templates", { signal }),
+  addTemplate: (template: NewTemplate) => request<Template>("POST", "/templates", { body: template }),
+  setTemplateStatus: (templateId: string, status: TemplateStatus) =>
+    request<Template>("POST", `/templates/${encodeURIComponent(templateId)}/status`, { body: { status } }),
+
+  getOtpSettings: (environment: Environment, signal?: AbortSignal) =>
+    request<OtpSettings>("GET", "/otp-settings", { query: { environment }, signal }),
+  updateOtpSettings: (environment: Environment, changes: Partial<OtpSettings>) =>
+    request<OtpSettings>("PATCH", "/otp-settings", { query: { environment }, body: changes }),
+};

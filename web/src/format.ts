@@ -1,0 +1,89 @@
+/** Display helpers: money, times, durations. */
+
+/** `"100000.5000"` → `"₹1,00,000.5000"`: INR strings as the server sends them, grouped the Indian way. */
+export function formatInr(amount: string): string {
+  const match = /^(-?)(\d+)(\.\d+)?$/.exec(amount);
+  if (!match) return `₹${amount}`;
+  const [, sign = "", rupees = "0", fraction = ""] = match;
+  return `${sign}₹${groupIndian(rupees)}${fraction}`;
+}
+
+function groupIndian(digits: string): string {
+  if (digits.length <= 3) return digits;
+  const lastThree = digits.slice(-3);
+  const rest = digits.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ",");
+  return `${rest},${lastThree}`;
+}
+
+const dateTime = new Intl.DateTimeFormat("en-IN", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
+const shortDateTime = new Intl.DateTimeFormat("en-IN", {
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
+/** Without the year, for tables where every row is recent. */
+export function formatShortDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : shortDateTime.format(date);
+}
+
+export function formatRelative(iso: string, now = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  if (!Number.isFinite(seconds)) return iso;
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ["day", 86_400],
+    ["hour", 3_600],
+    ["minute", 60],
+  ];
+  const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  for (const [unit, size] of units) {
+    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+  }
+  return Math.abs(seconds) < 10 ? "just now" : format.format(seconds, "second");
+}
+
+/** 86400 → "24 hours", 90 → "1 min 30 s". */
+export function formatSeconds(total: number): string {
+  if (total % 3_600 === 0 && total >= 3_600) {
+    const hours = total / 3_600;
+    return `${hours} hour${hours === 1 ? "" : "s"}`;
+  }
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  if (minutes === 0) return `${seconds} s`;
+  return seconds === 0 ? `${minutes} min` : `${minutes} min ${seconds} s`;
+}
+
+export function channelLabel(channel: string): string {
+  switch (channel) {
+    case "sms":
+      return "SMS";
+    case "whatsapp":
+      return "WhatsApp";
+    case "voice":
+      return "Voice";
+    default:
+      return channel;
+  }
+}
+
+export function categoryLabel(category: string): string {
+  const label = category.replace(/_/g, " ");
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}

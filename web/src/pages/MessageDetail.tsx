@@ -1,0 +1,138 @@
+import { type ReactNode, useCallback } from "react";
+import { Link, useParams } from "react-router";
+import { ApiError, api, type MessageDetail } from "../api";
+import { EmptyState, ErrorNotice, Loading } from "../components/Feedback";
+import { PageHeader } from "../components/PageHeader";
+import { StatusBadge } from "../components/StatusBadge";
+import { useEnvironment } from "../environment";
+import { channelLabel, formatDateTime, formatInr } from "../format";
+import { useResource } from "../use-resource";
+
+export function MessageDetailPage() {
+  const { id = "" } = useParams();
+  const { environment } = useEnvironment();
+  const load = useCallback(
+    (signal: AbortSignal) => api.getMessage(environment, id, signal),
+    [environment, id],
+  );
+  const message = useResource(load);
+  const notFound = message.error instanceof ApiError && message.error.status === 404;
+
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/messages">← Messages</Link>
+      </p>
+      <PageHeader
+        title="Message"
+        description={<span className="mono">{id}</span>}
+        actions={message.data ? <StatusBadge status={message.data.status} /> : null}
+      />
+      {message.loading && !message.data ? <Loading /> : null}
+      {notFound ? (
+        <EmptyState title={`No ${environment} message with this id`}>
+          <p>
+            Messages belong to one environment. If it was sent with a{" "}
+            {environment === "live" ? "sandbox" : "live"} key, switch environments at the top of the page.
+          </p>
+        </EmptyState>
+      ) : (
+        <ErrorNotice error={message.error} />
+      )}
+      {message.data ? <MessageDetails message={message.data} /> : null}
+    </>
+  );
+}
+
+function MessageDetails({ message }: { message: MessageDetail }) {
+  const failed = message.error_code !== null || message.error_message !== null;
+  return (
+    <div className="detail-grid">
+      <section className="card" aria-labelledby="message-content">
+        <h2 id="message-content">Content</h2>
+        <p className="message-text">{message.text}</p>
+        <dl className="facts">
+          <Fact term="To" mono>
+            {message.to}
+          </Fact>
+          <Fact term="Channel">{channelLabel(message.channel)}</Fact>
+          <Fact term="Encoding" mono>
+            {message.encoding}
+          </Fact>
+          <Fact term="Segments" mono>
+            {message.segments}
+          </Fact>
+          <Fact term="Cost" mono>
+            {formatInr(message.cost)}
+          </Fact>
+          <Fact term="Sender" mono>
+            {message.sender ?? "—"}
+          </Fact>
+          <Fact term="Template" mono>
+            {message.template_id ?? "—"}
+          </Fact>
+          <Fact term="Reference" mono>
+            {message.reference ?? "—"}
+          </Fact>
+          <Fact term="Environment">{message.environment}</Fact>
+          <Fact term="Created">{formatDateTime(message.created_at)}</Fact>
+        </dl>
+      </section>
+
+      <div className="detail-side">
+        {failed ? (
+          <section className="card card-danger" aria-labelledby="message-error">
+            <h2 id="message-error">Error</h2>
+            <dl className="facts">
+              <Fact term="Code" mono>
+                {message.error_code ?? "—"}
+              </Fact>
+              <Fact term="Message">{message.error_message ?? "—"}</Fact>
+            </dl>
+          </section>
+        ) : null}
+
+        <section className="card" aria-labelledby="message-history">
+          <h2 id="message-history">Status history</h2>
+          <ol className="timeline">
+            {message.history.map((step) => (
+              <li key={`${step.status}-${step.at}`}>
+                <StatusBadge status={step.status} />
+                <time dateTime={step.at}>{formatDateTime(step.at)}</time>
+              </li>
+            ))}
+          </ol>
+        </section>
+
+        <section className="card" aria-labelledby="message-delivery">
+          <h2 id="message-delivery">Delivery</h2>
+          <dl className="facts">
+            <Fact term="Attempts" mono>
+              {message.attempts}
+            </Fact>
+            <Fact term="Carrier message ids" mono>
+              {message.carrier_message_ids.length === 0 ? (
+                "—"
+              ) : (
+                <ul className="plain-list">
+                  {message.carrier_message_ids.map((carrierId) => (
+                    <li key={carrierId}>{carrierId}</li>
+                  ))}
+                </ul>
+              )}
+            </Fact>
+          </dl>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function Fact({ term, mono = false, children }: { term: string; mono?: boolean; children: ReactNode }) {
+  return (
+    <div className="fact">
+      <dt>{term}</dt>
+      <dd className={mono ? "mono" : undefined}>{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,187 @@
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useSearchParams } from "react-router";
+import {
+  api,
+  CHANNELS,
+  type Channel,
+  MESSAGE_STATUSES,
+  type Message,
+  type MessageFilters,
+  type MessageStatus,
+} from "../api";
+import { EmptyState, ErrorNotice, formErrors, Loading } from "../components/Feedback";
+import { Field } from "../components/Field";
+import { MessagesTable } from "../components/MessagesTable";
+import { PageHeader } from "../components/PageHeader";
+import { useEnvironment } from "../environment";
+import { channelLabel } from "../format";
+import { useResource } from "../use-resource";
+
+const PAGE_SIZE = 50;
+
+function pick<T extends string>(value: string | null, allowed: readonly T[]): T | undefined {
+  return allowed.find((candidate) => candidate === value);
+}
+
+export function MessagesPage() {
+  const { environment } = useEnvironment();
+  const [params, setParams] = useSearchParams();
+  const status = pick<MessageStatus>(params.get("status"), MESSAGE_STATUSES);
+  const channel = pick<Channel>(params.get("channel"), CHANNELS);
+  const to = params.get("to") ?? "";
+  const [toDraft, setToDraft] = useState(to);
+  useEffect(() => setToDraft(to), [to]);
+
+  const load = useCallback(
+    (signal: AbortSignal) =>
+      api.listMessages(environment, { status, channel, to: to || undefined, limit: PAGE_SIZE }, signal),
+    [environment, status, channel, to],
+  );
+  const firstPage = useResource(load);
+  const [more, setMore] = useState<{ messages: Message[]; hasMore: boolean } | undefined>();
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [moreError, setMoreError] = useState<Error | undefined>();
+  // Pages loaded with "Load more" belong to the filters they were loaded with.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: resets whenever the first page's source changes
+  useEffect(() => {
+    setMore(undefined);
+    setMoreError(undefined);
+  }, [load]);
+
+  const messages = [...(firstPage.data?.data ?? []), ...(more?.messages ?? [])];
+  const hasMore = more ? more.hasMore : (firstPage.data?.has_more ?? false);
+
+  const setFilter = (name: keyof MessageFilters, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    setFilter("to", toDraft.trim());
+  };
+
+  const loadMore = async () => {
+    const last = messages.at(-1);
+    if (!last) return;
+    setLoadingMore(true);
+    setMoreError(undefined);
+    try {
+      const page = await api.listMessages(environment, {
+        status,
+        channel,
+        to: to || undefined,
+        before: last.id,
+        limit: PAGE_SIZE,
+      });
+      setMore((current) => ({
+        messages: [...(current?.messages ?? []), ...page.data],
+        hasMore: page.has_more,
+      }));
+    } catch (caught) {
+      setMoreError(caught instanceof Error ? caught : new Error(String(caught)));
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const errors = formErrors(firstPage.error, ["to", "status", "channel"]);
+  const filtered = Boolean(status || channel || to);
+
+  return (
+    <>
+      <PageHeader
+        title="Messages"
+        description={`Every ${environment} SMS, WhatsApp message and call, newest first.`}
+      />
+      <form className="filters card" onSubmit={onSearch} aria-label="Filter messages">
+        <Field label="Status" error={errors.field.status}>
+          {(control) => (
+            <select
+              {...control}
+              value={status ?? ""}
+              onChange={(event) => setFilter("status", event.target.value)}
+            >
+              <option value="">Any status</option>
+              {MESSAGE_STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {value.charAt(0).toUpperCase() + value.slice(1)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Channel" error={errors.field.channel}>
+          {(control) => (
+            <select
+              {...control}
+              value={channel ?? ""}
+              onChange={(event) => setFilter("channel", event.target.value)}
+            >
+              <option value="">Any channel</option>
+              {CHANNELS.map((value) => (
+                <option key={value} value={value}>
+                  {channelLabel(value)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Number" error={errors.field.to} className="filters-number">
+          {(control) => (
+            <input
+              {...control}
+              type="search"
+              inputMode="tel"
+              className="mono"
+              placeholder="+919876543210"
+              value={toDraft}
+              onChange={(event) => setToDraft(event.target.value)}
+            />
+          )}
+        </Field>
+        <div className="filters-actions">
+          <button type="submit" className="button">
+            Search
+          </button>
+          {filtered ? (
+            <button
+              type="button"
+              className="button button-ghost"
+              onClick={() => setParams({}, { replace: true })}
+            >
+              Clear filters
+            </button>
+          ) : null}
+        </div>
+      </form>
+
+      <ErrorNotice error={errors.form} />
+      <section className="card card-flush" aria-label="Message list">
+        {firstPage.loading && !firstPage.data ? <Loading /> : null}
+        {firstPage.data && messages.length === 0 ? (
+          <EmptyState title={filtered ? "No messages match these filters" : `No ${environment} messages yet`}>
+            <p>
+              {filtered
+                ? "Try another status, channel or number, or clear the filters."
+                : `Messages sent with a ${environment} key appear here as soon as they are queued.`}
+            </p>
+          </EmptyState>
+        ) : null}
+        {messages.length > 0 ? (
+          <MessagesTable messages={messages} caption={`${environment} messages`} />
+        ) : null}
+      </section>
+      <ErrorNotice error={moreError} />
+      {hasMore ? (
+        <div className="load-more">
+          <button type="button" className="button" onClick={loadMore} disabled={loadingMore}>
+            {loadingMore ? "Loading…" : "Load more"}
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,163 @@
+import { Fragment, useCallback, useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
+import { api, type SandboxDelivery } from "../api";
+import { CopyButton } from "../components/CopyButton";
+import { EmptyState, ErrorNotice, Loading } from "../components/Feedback";
+import { PageHeader } from "../components/PageHeader";
+import { useEnvironment } from "../environment";
+import { channelLabel, formatShortDateTime } from "../format";
+import { useResource } from "../use-resource";
+
+const INBOX_LIMIT = 50;
+const REFRESH_MS = 2_000;
+
+export function SandboxInboxPage() {
+  const { environment, setEnvironment } = useEnvironment();
+
+  return (
+    <>
+      <PageHeader
+        title="Sandbox inbox"
+        description="What sandbox keys sent, as the phone would have received it. Passcodes show their code here, and only here."
+      />
+      {environment === "sandbox" ? (
+        <LiveInbox />
+      ) : (
+        <div className="card callout">
+          <h2>You are in live mode</h2>
+          <p>
+            The sandbox inbox shows sandbox deliveries; switch to sandbox to see them. Live messages go to
+            real phones and are listed under Messages.
+          </p>
+          <button type="button" className="button button-sandbox" onClick={() => setEnvironment("sandbox")}>
+            Switch to sandbox
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function LiveInbox() {
+  const load = useCallback((signal: AbortSignal) => api.sandboxInbox(INBOX_LIMIT, signal), []);
+  const inbox = useResource(load);
+  const [updatedAt, setUpdatedAt] = useState<Date | undefined>();
+  const { loading, reload, data, error } = inbox;
+
+  // The next refresh is scheduled once the previous answer is in, so slow answers never pile up.
+  useEffect(() => {
+    if (loading) return;
+    const timer = window.setTimeout(reload, REFRESH_MS);
+    return () => window.clearTimeout(timer);
+  }, [loading, reload]);
+
+  useEffect(() => {
+    if (data) setUpdatedAt(new Date());
+  }, [data]);
+
+  return (
+    <>
+      <div className="live-indicator">
+        <span className={`live-dot${error ? " live-dot-error" : ""}`} aria-hidden="true" />
+        {error ? "Reconnecting…" : "Live: refreshes every 2 seconds"}
+        {updatedAt ? <span className="muted"> · updated {updatedAt.toLocaleTimeString("en-IN")}</span> : null}
+      </div>
+      <ErrorNotice error={error} />
+      {loading && !data ? <Loading /> : null}
+      {data && data.data.length === 0 ? <EmptyInbox /> : null}
+      {data && data.data.length > 0 ? <InboxTable deliveries={data.data} /> : null}
+    </>
+  );
+}
+
+function InboxTable({ deliveries }: { deliveries: SandboxDelivery[] }) {
+  return (
+    <section className="card card-flush" aria-label="Sandbox deliveries">
+      <div className="table-wrap">
+        <table className="table table-stack">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Channel</th>
+              <th scope="col">To</th>
+              <th scope="col">Text</th>
+              <th scope="col">Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((delivery) => (
+              <tr key={delivery.id} className="row-enter">
+                <td data-label="Time" className="nowrap">
+                  {formatShortDateTime(delivery.created_at)}
+                </td>
+                <td data-label="Channel">{channelLabel(delivery.channel)}</td>
+                <td data-label="To" className="mono nowrap">
+                  {delivery.to}
+                </td>
+                <td data-label="Text" className="inbox-text">
+                  <HighlightedCodes text={delivery.text} />
+                </td>
+                <td data-label="Message">
+                  <Link to={`/messages/${delivery.message_id}`} className="mono">
+                    {delivery.message_id}
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** Makes passcodes (runs of 4 to 10 digits) stand out in a delivered text. */
+function HighlightedCodes({ text }: { text: string }) {
+  const pieces: Array<{ start: number; text: string; code: boolean }> = [];
+  let start = 0;
+  text.split(/(\b\d{4,10}\b)/).forEach((piece, index) => {
+    if (piece) pieces.push({ start, text: piece, code: index % 2 === 1 });
+    start += piece.length;
+  });
+  return (
+    <>
+      {pieces.map((piece) =>
+        piece.code ? (
+          <mark key={piece.start} className="code-highlight">
+            {piece.text}
+          </mark>
+        ) : (
+          <Fragment key={piece.start}>{piece.text}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+function EmptyInbox() {
+  const curlRef = useRef<HTMLPreElement>(null);
+  const curl = [
+    `curl ${window.location.origin}/v2/otp/send \\`,
+    `  -H "Authorization: Bearer dk_sandbox_…" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '{"to":"+919876543210"}'`,
+  ].join("\n");
+  return (
+    <EmptyState title="Nothing delivered yet">
+      <p>
+        Send a passcode with a sandbox key (create one under <Link to="/developers/keys">API keys</Link>) and
+        it appears here within a second or two, no reload needed:
+      </p>
+      <div className="code-block">
+        <pre ref={curlRef} className="mono">
+          {curl}
+        </pre>
+        <CopyButton text={curl} label="Copy command" fallbackTarget={() => curlRef.current} />
+      </div>
+      <p className="muted small">
+        SMS passcodes need an OTP template: set it under <Link to="/otp">OTP settings</Link>. WhatsApp and
+        voice need no setup in the sandbox.
+      </p>
+    </EmptyState>
+  );
+}

@@ -1,0 +1,553 @@
+import { type FormEvent, useCallback, useMemo, useState } from "react";
+import {
+  api,
+  type NewTemplate,
+  type Sender,
+  TEMPLATE_CATEGORIES,
+  type Template,
+  type TemplateCategory,
+} from "../api";
+import { Dialog } from "../components/Dialog";
+import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
+import { Field } from "../components/Field";
+import { PageHeader } from "../components/PageHeader";
+import { StatusBadge } from "../components/StatusBadge";
+import { TemplateContent } from "../components/TemplateContent";
+import { previewContent, splitContent } from "../dlt";
+import { categoryLabel, formatDateTime } from "../format";
+import { useResource } from "../use-resource";
+
+const SENDER_PATTERN = /^([A-Za-z]{6}|\d{6})$/;
+
+export function TemplatesPage() {
+  const senders = useResource(useCallback((signal: AbortSignal) => api.listSenders(signal), []));
+  const templates = useResource(useCallback((signal: AbortSignal) => api.listTemplates(signal), []));
+
+  return (
+    <>
+      <PageHeader
+        title="Templates & senders"
+        description="Your DLT headers and content templates, entered exactly as approved on the DLT portal. They are shared by live and sandbox."
+      />
+      <SendersSection
+        senders={senders.data?.data}
+        loading={senders.loading}
+        error={senders.error}
+        onChanged={senders.reload}
+      />
+      <TemplatesSection
+        templates={templates.data?.data}
+        senders={senders.data?.data ?? []}
+        loading={templates.loading}
+        error={templates.error}
+        onChanged={templates.reload}
+        onTemplateChanged={(changed) =>
+          templates.setData(
+            (data) =>
+              data && {
+                data: data.data.map((template) =>
+                  template.template_id === changed.template_id ? changed : template,
+                ),
+              },
+          )
+        }
+      />
+    </>
+  );
+}
+
+function SendersSection({
+  senders,
+  loading,
+  error,
+  onChanged,
+}: {
+  senders: Sender[] | undefined;
+  loading: boolean;
+  error: Error | undefined;
+  onChanged(): void;
+}) {
+  const [draft, setDraft] = useState("");
+  const [addError, setAddError] = useState<unknown>();
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<string | undefined>();
+
+  const onAdd = async (event: FormEvent) => {
+    event.preventDefault();
+    const sender = draft.trim();
+    if (!SENDER_PATTERN.test(sender)) {
+      setAddError(new Error("A sender is 6 letters (transactional, service) or 6 digits (promotional)."));
+      return;
+    }
+    setAdding(true);
+    setAddError(undefined);
+    try {
+      await api.addSender(sender.toUpperCase());
+      setDraft("");
+      onChanged();
+    } catch (caught) {
+      setAddError(caught);
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  const errors = formErrors(addError, ["sender"]);
+  const fieldError = errors.field.sender ?? errors.form;
+  return (
+    <section className="card" aria-labelledby="senders-title">
+      <div className="card-header">
+        <h2 id="senders-title">Senders</h2>
+        <span className="muted small">DLT headers, shown to the recipient as the sender</span>
+      </div>
+      <ErrorNotice error={error} />
+      {loading && !senders ? <Loading /> : null}
+      {senders && senders.length === 0 ? (
+        <p className="muted">
+          No senders yet. Add the header you registered on the DLT portal, e.g.{" "}
+          <span className="mono">DAKIYA</span>.
+        </p>
+      ) : null}
+      {senders && senders.length > 0 ? (
+        <ul className="sender-list" aria-label="Registered senders">
+          {senders.map((sender) => (
+            <li key={sender.sender} className="sender-item">
+              <span className="mono sender-name">{sender.sender}</span>
+              <span className="muted small">added {formatDateTime(sender.created_at)}</span>
+              <button
+                type="button"
+                className="button button-small button-ghost-danger"
+                onClick={() => setRemoving(sender.sender)}
+                aria-label={`Remove sender ${sender.sender}`}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <form className="inline-form" onSubmit={onAdd} noValidate>
+        <Field
+          label="New sender"
+          error={fieldError}
+          hint="6 letters for transactional and service messages, or 6 digits for promotional ones."
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="mono uppercase"
+              maxLength={6}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="DAKIYA"
+              value={draft}
+              onChange={(event) => setDraft(event.target.value)}
+            />
+          )}
+        </Field>
+        <button type="submit" className="button" disabled={adding}>
+          {adding ? "Adding…" : "Add sender"}
+        </button>
+      </form>
+      {removing ? (
+        <RemoveSenderDialog
+          sender={removing}
+          onClose={() => setRemoving(undefined)}
+          onRemoved={() => {
+            setRemoving(undefined);
+            onChanged();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function RemoveSenderDialog({
+  sender,
+  onClose,
+  onRemoved,
+}: {
+  sender: string;
+  onClose(): void;
+  onRemoved(): void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | undefined>();
+  const remove = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.removeSender(sender);
+      onRemoved();
+    } catch (caught) {
+      setError(caught instanceof Error ? caught : new Error(String(caught)));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title={`Remove sender ${sender}?`} onClose={onClose} tone="danger">
+      <p>
+        Sends under {sender} will be refused from then on, in live and sandbox. You can add it again later.
+      </p>
+      <ErrorNotice error={error} />
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="button button-danger" onClick={remove} disabled={busy}>
+          {busy ? "Removing…" : "Remove sender"}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function TemplatesSection({
+  templates,
+  senders,
+  loading,
+  error,
+  onChanged,
+  onTemplateChanged,
+}: {
+  templates: Template[] | undefined;
+  senders: Sender[];
+  loading: boolean;
+  error: Error | undefined;
+  onChanged(): void;
+  onTemplateChanged(template: Template): void;
+}) {
+  const [adding, setAdding] = useState(false);
+  const [added, setAdded] = useState<string | undefined>();
+
+  return (
+    <section className="card" aria-labelledby="templates-title">
+      <div className="card-header">
+        <h2 id="templates-title">Templates</h2>
+        {adding ? null : (
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => {
+              setAdding(true);
+              setAdded(undefined);
+            }}
+          >
+            Add template
+          </button>
+        )}
+      </div>
+      {added ? <SuccessNotice>Template {added} added.</SuccessNotice> : null}
+      {adding ? (
+        <AddTemplateForm
+          senders={senders}
+          onCancel={() => setAdding(false)}
+          onAdded={(template) => {
+            setAdding(false);
+            setAdded(template.name);
+            onChanged();
+          }}
+        />
+      ) : null}
+      <ErrorNotice error={error} />
+      {loading && !templates ? <Loading /> : null}
+      {templates && templates.length === 0 && !adding ? (
+        <EmptyState title="No templates yet">
+          <p>
+            In India every commercial SMS must match a content template registered on a DLT portal (Jio,
+            Airtel, Vi, BSNL…) under your entity id. Register it there first, then add it here with the same
+            template id, entity id and content; paste the content as it is,{" "}
+            <span className="mono">{"{#var#}"}</span> included.
+          </p>
+          <button type="button" className="button button-primary" onClick={() => setAdding(true)}>
+            Add your first template
+          </button>
+        </EmptyState>
+      ) : null}
+      {templates && templates.length > 0 ? (
+        <TemplatesTable templates={templates} onTemplateChanged={onTemplateChanged} />
+      ) : null}
+    </section>
+  );
+}
+
+function TemplatesTable({
+  templates,
+  onTemplateChanged,
+}: {
+  templates: Template[];
+  onTemplateChanged(template: Template): void;
+}) {
+  return (
+    <div className="table-wrap">
+      <table className="table table-stack">
+        <thead>
+          <tr>
+            <th scope="col">Template id</th>
+            <th scope="col">Name</th>
+            <th scope="col">Category</th>
+            <th scope="col">Senders</th>
+            <th scope="col">Content</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {templates.map((template) => (
+            <TemplateRow key={template.id} template={template} onChanged={onTemplateChanged} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function TemplateRow({ template, onChanged }: { template: Template; onChanged(template: Template): void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | undefined>();
+  const active = template.status === "active";
+
+  const toggle = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      onChanged(await api.setTemplateStatus(template.template_id, active ? "inactive" : "active"));
+    } catch (caught) {
+      setError(caught instanceof Error ? caught : new Error(String(caught)));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <tr>
+      <td data-label="Template id" className="mono nowrap">
+        {template.template_id}
+      </td>
+      <td data-label="Name" className="nowrap">
+        <strong>{template.name}</strong>
+      </td>
+      <td data-label="Category">{categoryLabel(template.category)}</td>
+      <td data-label="Senders" className="mono">
+        {template.senders.join(", ")}
+      </td>
+      <td data-label="Content" className="content-cell">
+        <TemplateContent pieces={splitContent(template.content)} />
+      </td>
+      <td data-label="Status">
+        <StatusBadge status={template.status} />
+      </td>
+      <td data-label="Actions" className="actions-cell">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={toggle}
+          disabled={busy}
+          aria-label={`${active ? "Deactivate" : "Activate"} template ${template.name}`}
+        >
+          {active ? "Deactivate" : "Activate"}
+        </button>
+        <ErrorNotice error={error} />
+      </td>
+    </tr>
+  );
+}
+
+const TEMPLATE_FIELDS = ["template_id", "entity_id", "name", "category", "senders", "content"] as const;
+
+function AddTemplateForm({
+  senders,
+  onCancel,
+  onAdded,
+}: {
+  senders: Sender[];
+  onCancel(): void;
+  onAdded(template: Template): void;
+}) {
+  const [form, setForm] = useState<NewTemplate>({
+    template_id: "",
+    entity_id: "",
+    name: "",
+    category: "transactional",
+    senders: [],
+    content: "",
+  });
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const preview = useMemo(() => previewContent(form.content), [form.content]);
+
+  const update = <K extends keyof NewTemplate>(name: K, value: NewTemplate[K]) =>
+    setForm((current) => ({ ...current, [name]: value }));
+
+  const toggleSender = (sender: string, checked: boolean) =>
+    update(
+      "senders",
+      checked ? [...form.senders, sender] : form.senders.filter((candidate) => candidate !== sender),
+    );
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      onAdded(
+        await api.addTemplate({
+          ...form,
+          template_id: form.template_id.trim(),
+          entity_id: form.entity_id.trim(),
+          name: form.name.trim(),
+        }),
+      );
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  };
+
+  const errors = formErrors(error, TEMPLATE_FIELDS);
+  return (
+    <form className="panel form" onSubmit={onSubmit} noValidate aria-labelledby="add-template-title">
+      <h3 id="add-template-title">Add a DLT template</h3>
+      <ErrorNotice error={errors.form} />
+      <div className="form-grid">
+        <Field
+          label="Template id"
+          error={errors.field.template_id}
+          hint="The DLT content template id (digits)."
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="mono"
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="1107161234567890123"
+              value={form.template_id}
+              onChange={(event) => update("template_id", event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Entity id" error={errors.field.entity_id} hint="Your principal entity (PE) id on DLT.">
+          {(control) => (
+            <input
+              {...control}
+              className="mono"
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="1101456789012345678"
+              value={form.entity_id}
+              onChange={(event) => update("entity_id", event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Name" error={errors.field.name} hint="For you, e.g. login-code.">
+          {(control) => (
+            <input
+              {...control}
+              autoComplete="off"
+              value={form.name}
+              onChange={(event) => update("name", event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Category" error={errors.field.category}>
+          {(control) => (
+            <select
+              {...control}
+              value={form.category}
+              onChange={(event) => update("category", event.target.value as TemplateCategory)}
+            >
+              {TEMPLATE_CATEGORIES.map((category) => (
+                <option key={category} value={category}>
+                  {categoryLabel(category)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+
+      <fieldset className={`field checkbox-group${errors.field.senders ? " field-invalid" : ""}`}>
+        <legend>Senders</legend>
+        {senders.length === 0 ? (
+          <p className="field-hint">
+            Add a sender above first: a template goes out under the senders you tick here.
+          </p>
+        ) : (
+          <div className="checkbox-row">
+            {senders.map((sender) => (
+              <label key={sender.sender} className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={form.senders.includes(sender.sender)}
+                  onChange={(event) => toggleSender(sender.sender, event.target.checked)}
+                />
+                <span className="mono">{sender.sender}</span>
+              </label>
+            ))}
+          </div>
+        )}
+        {errors.field.senders ? (
+          <p className="field-error" role="alert">
+            {errors.field.senders}
+          </p>
+        ) : null}
+      </fieldset>
+
+      <Field
+        label="Content"
+        error={errors.field.content}
+        hint={
+          <>
+            Paste the approved text as it is. Bare <span className="mono">{"{#var#}"}</span> become var1,
+            var2, … in order; name a placeholder yourself with <span className="mono">{"{#otp#}"}</span>.
+          </>
+        }
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            rows={4}
+            value={form.content}
+            placeholder="Your verification code is {#otp#}. Do not share it with anyone."
+            onChange={(event) => update("content", event.target.value)}
+          />
+        )}
+      </Field>
+
+      {form.content.trim() ? (
+        <div className="preview" aria-live="polite">
+          <p className="preview-title">Preview</p>
+          <p className="preview-text">
+            <TemplateContent pieces={preview.pieces} />
+          </p>
+          <p className="small">
+            Placeholders:{" "}
+            {preview.placeholders.length === 0 ? (
+              <span className="muted">none</span>
+            ) : (
+              preview.placeholders.map((name) => (
+                <span key={name} className="placeholder-chip">
+                  {name}
+                </span>
+              ))
+            )}
+          </p>
+          {preview.problem ? <p className="field-error">{preview.problem}</p> : null}
+        </div>
+      ) : null}
+
+      <div className="form-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? "Adding…" : "Add template"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,118 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import {
+  type Account,
+  ApiError,
+  api,
+  isAbort,
+  type SessionInfo,
+  setCsrfToken,
+  setSignedOutHandler,
+} from "./api";
+
+export type SessionState =
+  | { status: "loading" }
+  | { status: "signed-in"; account: Account }
+  | { status: "signed-out"; setupNeeded: boolean }
+  | { status: "unavailable"; message: string };
+
+interface SessionContextValue {
+  state: SessionState;
+  signIn(email: string, password: string): Promise<void>;
+  setUp(email: string, password: string): Promise<void>;
+  signOut(): Promise<void>;
+  retry(): void;
+}
+
+const SessionContext = createContext<SessionContextValue | undefined>(undefined);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<SessionState>({ status: "loading" });
+  const [attempt, setAttempt] = useState(0);
+
+  const open = useCallback((info: SessionInfo) => {
+    setCsrfToken(info.csrf_token);
+    setState({ status: "signed-in", account: info.account });
+  }, []);
+
+  useEffect(() => {
+    // Read so that retry(), which bumps `attempt`, runs the check again.
+    void attempt;
+    const controller = new AbortController();
+    void loadSession(controller.signal).then((next) => {
+      if (!next) return;
+      if ("csrf_token" in next) open(next);
+      else setState(next);
+    });
+    return () => controller.abort();
+  }, [open, attempt]);
+
+  useEffect(() => {
+    // Only a session that was open can expire; the first check on load handles its own 401.
+    setSignedOutHandler(() => {
+      setCsrfToken(undefined);
+      setState((current) =>
+        current.status === "signed-in" ? { status: "signed-out", setupNeeded: false } : current,
+      );
+    });
+    return () => setSignedOutHandler(undefined);
+  }, []);
+
+  const value = useMemo<SessionContextValue>(
+    () => ({
+      state,
+      signIn: async (email, password) => open(await api.signIn(email, password)),
+      setUp: async (email, password) => open(await api.setUp(email, password)),
+      signOut: async () => {
+        try {
+          await api.signOut();
+        } finally {
+          setCsrfToken(undefined);
+          setState({ status: "signed-out", setupNeeded: false });
+        }
+      },
+      retry: () => {
+        setState({ status: "loading" });
+        setAttempt((n) => n + 1);
+      },
+    }),
+    [state, open],
+  );
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/** The session if there is one; otherwise whether the installation still needs its first account. */
+async function loadSession(signal: AbortSignal): Promise<SessionInfo | SessionState | undefined> {
+  try {
+    return await api.getSession(signal);
+  } catch (error) {
+    if (isAbort(error)) return undefined;
+    if (!(error instanceof ApiError && error.status === 401)) {
+      return { status: "unavailable", message: messageOf(error) };
+    }
+  }
+  try {
+    const setup = await api.getSetup(signal);
+    return { status: "signed-out", setupNeeded: setup.needed };
+  } catch (error) {
+    if (isAbort(error)) return undefined;
+    return { status: "unavailable", message: messageOf(error) };
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : "Something went wrong.";
+}
+
+export function useSession(): SessionContextValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error("useSession must be used inside <SessionProvider>");
+  return value;
+}
+
+/** The signed-in account; only for pages behind the sign-in guard. */
+export function useAccount(): Account {
+  const { state } = useSession();
+  if (state.status !== "signed-in") throw new Error("useAccount needs a signed-in session");
+  return state.account;
+}
