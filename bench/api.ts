@@ -3,6 +3,7 @@
 // the account, starts the servers (Dakiya, and bench/bare.ts for the baseline) and prints the table.
 
 import autocannon from "autocannon";
+import { type LatencySummary, latencySummary, round } from "./summary.js";
 
 /** What a scenario needs to know about the server process it loads. */
 export interface MeasuredProcess {
@@ -38,7 +39,7 @@ export interface ApiLoadResult {
     ok_2xx: number;
     /** 2xx answers per second: the figure the ratio to the bare route is taken from. */
     requests_per_s: number;
-    latency_ms: { mean: number; p50: number; p90: number; p99: number; p99_9: number; max: number };
+    latency_ms: LatencySummary;
     non_2xx: number;
     status_codes: Record<string, number>;
     errors: number;
@@ -129,14 +130,7 @@ export async function runApiLoad(
         requests_completed: result.requests.total,
         ok_2xx: ok,
         requests_per_s: round(ok / loadSeconds, 0),
-        latency_ms: {
-          mean: round(result.latency.mean, 2),
-          p50: result.latency.p50,
-          p90: result.latency.p90,
-          p99: result.latency.p99,
-          p99_9: result.latency.p99_9,
-          max: result.latency.max,
-        },
+        latency_ms: latencySummary(result, 2),
         non_2xx: result.non2xx,
         status_codes: { ...statusCodes },
         errors: result.errors,
@@ -164,9 +158,4 @@ export async function runApiLoad(
 /** The `reason` of a /v2/otp/verify answer, or its status when it has none. */
 export function verifyOutcome(status: number, body: string): string {
   return /"reason":"([a-z_]+)"/.exec(body)?.[1] ?? String(status);
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

@@ -13,6 +13,7 @@ import os from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import type { BenchSmsc } from "./smsc.js";
+import { type LatencySummary, latencySummary, round, type SmscSummary, smscSummary } from "./summary.js";
 
 const SCENARIO = "kannel-sendsms";
 const MAX_PENDING_SUBMITS = 50;
@@ -89,21 +90,14 @@ export interface KannelResult {
     requests_completed: number;
     accepted_2xx: number;
     accepted_per_s: number;
-    latency_ms: { mean: number; p50: number; p90: number; p99: number; p99_9: number; max: number };
+    latency_ms: LatencySummary;
     non_2xx: number;
     status_codes: Record<string, number>;
     errors: number;
     timeouts: number;
     sample_error_bodies: string[];
   };
-  smsc: {
-    submits_during_load: number;
-    submit_sm_per_s_during_load: number;
-    submits_until_drained: number;
-    /** From the start of the load to the last submit_sm once Kannel's queue was empty. */
-    submit_sm_per_s_until_drained: number;
-    last_submit_after_load_s: number;
-  };
+  smsc: SmscSummary;
   /** Kannel's queued messages plus its store (messages not yet answered by the SMSC). */
   queue: { at_load_end: number; at_end: number; drained: boolean; drained_after_load_s: number | null };
   kannel: {
@@ -499,30 +493,21 @@ export async function runKannelScenario(options: KannelRunOptions): Promise<Kann
       requests_completed: result.requests.total,
       accepted_2xx: accepted,
       accepted_per_s: round(accepted / loadSeconds, 0),
-      latency_ms: {
-        mean: round(result.latency.mean, 1),
-        p50: result.latency.p50,
-        p90: result.latency.p90,
-        p99: result.latency.p99,
-        p99_9: result.latency.p99_9,
-        max: result.latency.max,
-      },
+      latency_ms: latencySummary(result),
       non_2xx: result.non2xx,
       status_codes: statusCodes,
       errors: result.errors,
       timeouts: result.timeouts,
       sample_error_bodies: errorBodies,
     },
-    smsc: {
-      submits_during_load: submitsAtLoadEnd - submitsAtStart,
-      submit_sm_per_s_during_load: round((submitsAtLoadEnd - submitsAtStart) / loadSeconds, 0),
-      submits_until_drained: submitsUntilDrained,
-      submit_sm_per_s_until_drained: round(
-        submitsUntilDrained / Math.max(0.001, (lastSubmitAt - loadStart) / 1000),
-        0,
-      ),
-      last_submit_after_load_s: round(Math.max(0, lastSubmitAt - loadEnd) / 1000, 2),
-    },
+    smsc: smscSummary({
+      atStart: submitsAtStart,
+      atLoadEnd: submitsAtLoadEnd,
+      atEnd: submitsAtStart + submitsUntilDrained,
+      loadStart,
+      loadEnd,
+      lastSubmitAt,
+    }),
     queue: {
       at_load_end: queuedAtLoadEnd,
       at_end: status?.queued ?? -1,
@@ -638,11 +623,6 @@ export function printKannelReport(
 }
 
 // ---------------------------------------------------------------------------------------------
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-}
 
 function ms(since: number): string {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;

@@ -62,6 +62,7 @@ import {
   runKannelScenario,
 } from "./kannel.js";
 import { type BenchSmsc, startBenchSmsc } from "./smsc.js";
+import { type LatencySummary, latencySummary, round, type SmscSummary, smscSummary } from "./summary.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS_DIR = join(ROOT, "bench", "results");
@@ -149,21 +150,14 @@ interface ScenarioResult {
     requests_completed: number;
     accepted_202: number;
     accepted_per_s: number;
-    latency_ms: { mean: number; p50: number; p90: number; p99: number; p99_9: number; max: number };
+    latency_ms: LatencySummary;
     non_2xx: number;
     status_codes: Record<string, number>;
     errors: number;
     timeouts: number;
     sample_error_bodies: string[];
   };
-  smsc: {
-    submits_during_load: number;
-    submit_sm_per_s_during_load: number;
-    submits_until_drained: number;
-    /** From the start of the load to the last submit_sm once the queue was empty. */
-    submit_sm_per_s_until_drained: number;
-    last_submit_after_load_s: number;
-  };
+  smsc: SmscSummary;
   queue: { at_load_end: number; at_end: number; drained: boolean; drained_after_load_s: number | null };
   /** With BENCH_RECEIPTS=1: DELIVRD receipts the SMSC sent 1 s after each submit. */
   receipts: {
@@ -1025,30 +1019,21 @@ async function runSendScenario(options: {
       requests_completed: result.requests.total,
       accepted_202: accepted,
       accepted_per_s: round(accepted / loadSeconds, 0),
-      latency_ms: {
-        mean: round(result.latency.mean, 1),
-        p50: result.latency.p50,
-        p90: result.latency.p90,
-        p99: result.latency.p99,
-        p99_9: result.latency.p99_9,
-        max: result.latency.max,
-      },
+      latency_ms: latencySummary(result),
       non_2xx: result.non2xx,
       status_codes: statusCodes,
       errors: result.errors,
       timeouts: result.timeouts,
       sample_error_bodies: errorBodies,
     },
-    smsc: {
-      submits_during_load: submitsAtLoadEnd - submitsAtStart,
-      submit_sm_per_s_during_load: round((submitsAtLoadEnd - submitsAtStart) / loadSeconds, 0),
-      submits_until_drained: submitsUntilDrained,
-      submit_sm_per_s_until_drained: round(
-        submitsUntilDrained / Math.max(0.001, (lastSubmitAt - loadStart) / 1000),
-        0,
-      ),
-      last_submit_after_load_s: round(Math.max(0, lastSubmitAt - loadEnd) / 1000, 2),
-    },
+    smsc: smscSummary({
+      atStart: submitsAtStart,
+      atLoadEnd: submitsAtLoadEnd,
+      atEnd: submitsAtStart + submitsUntilDrained,
+      loadStart,
+      loadEnd,
+      lastSubmitAt,
+    }),
     queue: {
       at_load_end: queuedAtLoadEnd,
       at_end: queuedAtEnd,
@@ -1419,11 +1404,6 @@ function envInteger(name: string, fallback: number, min: number, max: number): n
     process.exit(1);
   }
   return n;
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 function ms(since: number): string {

@@ -212,19 +212,23 @@ async function enforceHourlyLimits(
   to: string,
 ): Promise<void> {
   const keys = sendCounterKeys(scope, to);
-  const sendsInLastHour = (key: string) => recentHits(trx, ctx.clock, key, HOUR_SECONDS, SEND_BUCKET_SECONDS);
   const { sendsPerNumberPerHour, sendsPerAccountPerHour } = ctx.otpLimits;
-  if ((await sendsInLastHour(keys.number)) >= sendsPerNumberPerHour) {
-    throw new ApiError(
-      "rate_limited",
-      `At most ${sendsPerNumberPerHour} OTPs an hour go to one number.`,
-    ).withRetryAfter(HOUR_SECONDS);
-  }
-  if ((await sendsInLastHour(keys.account)) >= sendsPerAccountPerHour) {
-    throw new ApiError(
-      "rate_limited",
-      `This account sends at most ${sendsPerAccountPerHour} OTPs an hour.`,
-    ).withRetryAfter(HOUR_SECONDS);
+  const limits = [
+    {
+      key: keys.number,
+      limit: sendsPerNumberPerHour,
+      what: `At most ${sendsPerNumberPerHour} OTPs an hour go to one number.`,
+    },
+    {
+      key: keys.account,
+      limit: sendsPerAccountPerHour,
+      what: `This account sends at most ${sendsPerAccountPerHour} OTPs an hour.`,
+    },
+  ];
+  for (const { key, limit, what } of limits) {
+    if ((await recentHits(trx, ctx.clock, key, HOUR_SECONDS, SEND_BUCKET_SECONDS)) >= limit) {
+      throw new ApiError("rate_limited", what).withRetryAfter(HOUR_SECONDS);
+    }
   }
 }
 

@@ -30,11 +30,17 @@ export function Field({ label, error, hint, className, children }: FieldProps) {
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p className="field-error" id={errorId} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError message={error} id={errorId} />
     </div>
+  );
+}
+
+/** The server's refusal of one field, for controls that are not a single `Field` (a group of choices). */
+export function FieldError({ message, id }: { message: string | undefined; id?: string }) {
+  if (!message) return null;
+  return (
+    <p className="field-error" id={id} role="alert">
+      {message}
+    </p>
   );
 }

@@ -2,7 +2,7 @@ import { type FormEvent, useCallback, useState } from "react";
 import { type ApiKey, type ApiKeyWithSecret, api, ENVIRONMENTS, type Environment } from "../api";
 import { Dialog } from "../components/Dialog";
 import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
-import { Field } from "../components/Field";
+import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { SecretReveal } from "../components/SecretReveal";
 import { EnvironmentBadge } from "../components/StatusBadge";
@@ -274,11 +274,7 @@ function CreateKeyDialog({
               </label>
             ))}
           </div>
-          {errors.field.environment ? (
-            <p className="field-error" role="alert">
-              {errors.field.environment}
-            </p>
-          ) : null}
+          <FieldError message={errors.field.environment} />
         </fieldset>
         <Field
           label="Label (optional)"

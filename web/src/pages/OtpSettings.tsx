@@ -2,7 +2,7 @@ import { type FormEvent, useCallback, useId, useState } from "react";
 import { Link } from "react-router";
 import { ApiError, api, type Environment, type OtpSettings, type Template } from "../api";
 import { ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
-import { Field } from "../components/Field";
+import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { useEnvironment } from "../environment";
 import { formatSeconds } from "../format";
@@ -456,11 +456,7 @@ function TestNumbers({
           </button>
         </div>
       ))}
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError message={error} />
     </section>
   );
 }

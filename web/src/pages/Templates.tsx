@@ -9,7 +9,7 @@ import {
 } from "../api";
 import { Dialog } from "../components/Dialog";
 import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
-import { Field } from "../components/Field";
+import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { StatusBadge } from "../components/StatusBadge";
 import { TemplateContent } from "../components/TemplateContent";
@@ -490,11 +490,7 @@ function AddTemplateForm({
             ))}
           </div>
         )}
-        {errors.field.senders ? (
-          <p className="field-error" role="alert">
-            {errors.field.senders}
-          </p>
-        ) : null}
+        <FieldError message={errors.field.senders} />
       </fieldset>
 
       <Field
