@@ -1,19 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  Kysely,
-  PostgresDialect,
-  SqliteAdapter,
-  SqliteDialect,
-  type SqliteDialectConfig,
-  SqliteDriver,
-} from "kysely";
+import { type Driver, Kysely, PostgresDialect, SqliteAdapter, SqliteDialect } from "kysely";
 import pg from "pg";
 import { ConfigError } from "../errors.js";
 import type { Database, Db, Dialect } from "./schema.js";
+import { GroupCommitSqliteDriver } from "./sqlite-driver.js";
 
 export interface DatabaseHandle {
   db: Db;
@@ -45,7 +37,7 @@ export function openDatabase(url: string): DatabaseHandle {
     const inMemory = path === ":memory:";
     if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
     return {
-      db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(() => openSqlite(path)) }),
+      db: new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(() => openSqlite(path)) }),
       dialect: "sqlite",
       dataDir: inMemory ? undefined : dirname(resolve(path)),
     };
@@ -87,22 +79,17 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
   }) as typeof sqlite.prepare;
 }
 
-/**
- * SQLite's default deferred transactions take the write lock only at their first write, and a
- * reader that then wants to write fails with SQLITE_BUSY instead of waiting. `BEGIN IMMEDIATE`
- * takes the write lock up front, so concurrent processes queue on busy_timeout instead.
- */
-class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
+/** SQLite through the group-commit driver (`sqlite-driver.ts`). */
+class GroupCommitSqliteDialect extends SqliteDialect {
+  readonly #open: () => SqliteDatabase.Database;
 
   constructor(open: () => SqliteDatabase.Database) {
-    const config: SqliteDialectConfig = { database: async () => open() };
-    super(config);
-    this.#config = config;
+    super({ database: async () => open() });
+    this.#open = open;
   }
 
-  override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver(this.#config);
+  override createDriver(): Driver {
+    return new GroupCommitSqliteDriver(this.#open);
   }
 
   override createAdapter(): SqliteAdapter {
@@ -113,17 +100,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
 /**
  * SQLite runs DDL in transactions, but Kysely's adapter says it does not, so its migrator would
  * run without one and without a lock: two processes starting at once (a server and the CLI)
- * would both apply the same migration. Inside a transaction (`BEGIN IMMEDIATE`, below) the
+ * would both apply the same migration. Inside a transaction (`BEGIN IMMEDIATE`, in sqlite-driver.ts) the
  * second waits for the first and then finds nothing left to do.
  */
 class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {
     return true;
-  }
-}
-
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
 }

@@ -10,6 +10,7 @@ import { failMessage, type Lease, markSubmitted, scheduleRetry } from "./status.
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./worker-options.js";
 
 const MAX_BACKOFF_SECONDS = 300;
+const CLAIM_GATHER_MS = 1;
 
 export type { WorkerOptions };
 
@@ -45,6 +46,7 @@ export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {
         await Promise.race(inFlight);
         continue;
       }
+      const queuedBefore = ctx.queue.version;
       let batch: MessagesTable[];
       try {
         batch = await claim(room);
@@ -62,9 +64,13 @@ export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {
           .finally(() => inFlight.delete(delivery));
         inFlight.add(delivery);
       }
-      if (batch.length === 0) {
-        const idle = ctx.queue.wait(settings.pollIntervalMs);
-        await (inFlight.size === 0 ? idle : Promise.race([idle, ...inFlight]));
+      if (batch.length < room) {
+        // The queue is empty for now. Finished deliveries do not fill it: wait for the next send
+        // in this process, or the poll interval (retries falling due, other processes' sends).
+        await ctx.queue.wait(settings.pollIntervalMs, queuedBefore);
+        // Sends under load arrive a fraction of a millisecond apart: claim a burst at once
+        // rather than one claim (an UPDATE over the queue index) per message.
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_GATHER_MS));
       }
     }
     await Promise.all(inFlight);

@@ -1,0 +1,221 @@
+/**
+ * Kysely's SQLite driver, with group commit. SQLite has one writer, and much of a write
+ * transaction's cost is its COMMIT (writing the changed pages to the WAL). So a transaction that
+ * finishes does not commit at once: it releases its savepoint and leaves the SQLite transaction
+ * open, and the transactions that come next (waiting for the connection already, or arriving
+ * before the event loop turns) run in the same SQLite transaction, each in a savepoint of its
+ * own. The group commits once the connection is idle, or when it is large or old enough. A
+ * transaction's commit resolves only when its group's COMMIT has, so nothing is reported done
+ * before it is durable.
+ *
+ * - A transaction that fails rolls back to its savepoint: the others of its group are untouched.
+ * - If the group's COMMIT fails, every transaction of the group fails with it.
+ * - A plain statement that writes (outside a transaction) commits the open group first, then
+ *   runs on its own, so it is never answered before it is durable.
+ * - A plain read may run inside an open group and see its transactions' work, which is committed
+ *   unless the COMMIT itself fails (a disk error), when every writer of the group is told so.
+ */
+import type SqliteDatabase from "better-sqlite3";
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  SelectQueryNode,
+} from "kysely";
+
+/** A group commits once it holds this many transactions... */
+const MAX_GROUP_TRANSACTIONS = 64;
+/** ...or once it has been open this long, so no transaction waits long for its commit. */
+const MAX_GROUP_MS = 5;
+
+interface Waiter {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+interface Group {
+  openedAt: number;
+  committed: Waiter[];
+}
+
+/** One holder of the connection at a time, in arrival order, with a count of those waiting. */
+class FifoMutex {
+  #locked = false;
+  readonly #queue: Array<() => void> = [];
+
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  /** Takes the lock if it is free, at once. */
+  tryLock(): boolean {
+    if (this.#locked) return false;
+    this.#locked = true;
+    return true;
+  }
+
+  lock(): Promise<void> {
+    if (!this.#locked) {
+      this.#locked = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#queue.push(resolve));
+  }
+
+  unlock(): void {
+    const next = this.#queue.shift();
+    if (next) next();
+    else this.#locked = false;
+  }
+}
+
+/** One turn on the connection; it ends at the end of a transaction, or when Kysely releases it. */
+class Lease implements DatabaseConnection {
+  ended = false;
+
+  constructor(readonly driver: GroupCommitSqliteDriver) {}
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    return Promise.resolve(this.driver.run<R>(compiledQuery));
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not supported; Kysely requires the method
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("streaming queries are not supported on SQLite here");
+  }
+}
+
+export class GroupCommitSqliteDriver implements Driver {
+  readonly #open: () => SqliteDatabase.Database;
+  readonly #mutex = new FifoMutex();
+  #db: SqliteDatabase.Database | undefined;
+  #group: Group | undefined;
+  #inTransaction = false;
+  #idleCommitScheduled = false;
+
+  constructor(open: () => SqliteDatabase.Database) {
+    this.#open = open;
+  }
+
+  async init(): Promise<void> {
+    this.#db = this.#open();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#mutex.lock();
+    return new Lease(this);
+  }
+
+  async beginTransaction(): Promise<void> {
+    if (!this.#group) {
+      // IMMEDIATE takes the write lock up front: other processes wait on busy_timeout instead
+      // of failing with SQLITE_BUSY when a read turns into a write.
+      this.#exec("begin immediate");
+      this.#group = { openedAt: Date.now(), committed: [] };
+    }
+    this.#exec("savepoint grouped_transaction");
+    this.#inTransaction = true;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const group = this.#requireGroup();
+    this.#exec("release grouped_transaction");
+    this.#inTransaction = false;
+    const committed = new Promise<void>((resolve, reject) => group.committed.push({ resolve, reject }));
+    this.#endTurn(connection as Lease);
+    return committed;
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#exec("rollback to grouped_transaction");
+    this.#exec("release grouped_transaction");
+    this.#inTransaction = false;
+    this.#endTurn(connection as Lease);
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    if (lease.ended) return; // its transaction ended the turn already
+    if (this.#inTransaction) {
+      // Only if a commit or rollback itself failed: undo what is left of the transaction.
+      this.#exec("rollback to grouped_transaction");
+      this.#exec("release grouped_transaction");
+      this.#inTransaction = false;
+    }
+    this.#endTurn(lease);
+  }
+
+  async destroy(): Promise<void> {
+    if (this.#group) this.#commitGroup();
+    this.#db?.close();
+  }
+
+  /** Runs one statement for the current holder of the connection. */
+  run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
+    const { sql, parameters, query } = compiledQuery;
+    if (this.#group && !this.#inTransaction && !SelectQueryNode.is(query)) this.#commitGroup();
+    const statement = this.#database().prepare(sql);
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  /**
+   * Passes the connection on (to the next in line, if any). An open group commits now if it is
+   * full or old, else once the connection is idle: after the event loop's current turn.
+   */
+  #endTurn(lease: Lease): void {
+    lease.ended = true;
+    const group = this.#group;
+    if (
+      group &&
+      (group.committed.length >= MAX_GROUP_TRANSACTIONS || Date.now() - group.openedAt >= MAX_GROUP_MS)
+    ) {
+      this.#commitGroup();
+    }
+    this.#mutex.unlock();
+    if (this.#group && !this.#idleCommitScheduled) {
+      this.#idleCommitScheduled = true;
+      setImmediate(() => this.#commitIfIdle());
+    }
+  }
+
+  #commitIfIdle(): void {
+    this.#idleCommitScheduled = false;
+    // Held by someone: the group goes on, and their turn's end looks again.
+    if (!this.#group || !this.#mutex.tryLock()) return;
+    try {
+      this.#commitGroup();
+    } finally {
+      this.#mutex.unlock();
+    }
+  }
+
+  #commitGroup(): void {
+    const group = this.#requireGroup();
+    this.#group = undefined;
+    try {
+      this.#exec("commit");
+    } catch (error) {
+      if (this.#database().inTransaction) this.#exec("rollback");
+      for (const waiter of group.committed) waiter.reject(error);
+      return;
+    }
+    for (const waiter of group.committed) waiter.resolve();
+  }
+
+  #requireGroup(): Group {
+    if (!this.#group) throw new Error("no transaction is open");
+    return this.#group;
+  }
+
+  #exec(sql: string): void {
+    this.#database().prepare(sql).run();
+  }
+
+  #database(): SqliteDatabase.Database {
+    if (!this.#db) throw new Error("the SQLite driver is not initialised");
+    return this.#db;
+  }
+}

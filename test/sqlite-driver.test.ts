@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { type Kysely, sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../src/db/database.js";
+
+interface Tables {
+  items: { id: number; label: string };
+  children: { id: number; parent_id: number };
+}
+
+describe("SQLite group commit", () => {
+  let folder: string;
+  let path: string;
+  let db: Kysely<Tables>;
+  /** A second connection, as another process has: it sees only what is committed. */
+  let outside: SqliteDatabase.Database;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), "dakiya-driver-"));
+    path = join(folder, "test.db");
+    db = openDatabase(`sqlite:${path}`).db as unknown as Kysely<Tables>;
+    await sql`create table items (id integer primary key, label text not null)`.execute(db);
+    await sql`create table children (
+      id integer primary key,
+      parent_id integer not null references items (id) deferrable initially deferred
+    )`.execute(db);
+    outside = new SqliteDatabase(path, { readonly: true });
+  });
+
+  afterAll(async () => {
+    outside?.close();
+    await db?.destroy();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const committedIds = (table: "items" | "children") =>
+    (outside.prepare(`select id from ${table} order by id`).all() as { id: number }[]).map((row) => row.id);
+
+  it("resolves each of many concurrent transactions only once its work is committed", async () => {
+    const ids = Array.from({ length: 200 }, (_, i) => i + 1);
+    await Promise.all(
+      ids.map((id) =>
+        db
+          .transaction()
+          .execute((trx) =>
+            trx
+              .insertInto("items")
+              .values({ id, label: `item ${id}` })
+              .execute(),
+          )
+          .then(() => {
+            // Another connection sees the row the moment the transaction has resolved.
+            expect(outside.prepare("select id from items where id = ?").get(id)).toEqual({ id });
+          }),
+      ),
+    );
+    expect(committedIds("items")).toEqual(ids);
+  });
+
+  it("rolls back a failing transaction alone; the others of its group commit", async () => {
+    const results = await Promise.allSettled(
+      [1001, 1002, 1003, 1004].map((id) =>
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto("items").values({ id, label: "grouped" }).execute();
+          if (id === 1002) throw new Error("this one fails");
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(committedIds("items").filter((id) => id > 1000)).toEqual([1001, 1003, 1004]);
+  });
+
+  it("fails every transaction of a group whose COMMIT fails, and keeps none of their work", async () => {
+    // A deferred foreign key is checked at COMMIT: one bad row fails the whole group's COMMIT.
+    const results = await Promise.allSettled(
+      [2001, 2002, 2003].map((id) =>
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto("items").values({ id, label: "doomed group" }).execute();
+          await trx
+            .insertInto("children")
+            .values({ id, parent_id: id === 2002 ? 999_999 : id })
+            .execute();
+        }),
+      ),
+    );
+    expect(results.every((r) => r.status === "rejected")).toBe(true);
+    expect(committedIds("items").filter((id) => id > 2000)).toEqual([]);
+    expect(committedIds("children")).toEqual([]);
+
+    // The connection is usable again afterwards.
+    await db
+      .transaction()
+      .execute((trx) => trx.insertInto("items").values({ id: 2100, label: "after" }).execute());
+    expect(committedIds("items")).toContain(2100);
+  });
+
+  it("commits an open group before a plain write, so the write is durable when it returns", async () => {
+    const grouped = db
+      .transaction()
+      .execute((trx) => trx.insertInto("items").values({ id: 3001, label: "grouped" }).execute());
+    const plain = db.updateTable("items").set({ label: "plain write" }).where("id", "=", 1).execute();
+    await plain;
+    expect(outside.prepare("select label from items where id = 1").get()).toEqual({ label: "plain write" });
+    await grouped;
+    expect(committedIds("items")).toContain(3001);
+  });
+});
