@@ -97,7 +97,7 @@ describe("SQLite group commit", () => {
     expect(committedIds("items")).toContain(2100);
   });
 
-  it("commits an open group before a plain write, so the write is durable when it returns", async () => {
+  it("answers a write outside a transaction once it is committed, in a group like any other", async () => {
     const grouped = db
       .transaction()
       .execute((trx) => trx.insertInto("items").values({ id: 3001, label: "grouped" }).execute());
@@ -106,5 +106,18 @@ describe("SQLite group commit", () => {
     expect(outside.prepare("select label from items where id = 1").get()).toEqual({ label: "plain write" });
     await grouped;
     expect(committedIds("items")).toContain(3001);
+  });
+
+  it("fails a refused write alone, leaving the rest of its group", async () => {
+    const results = await Promise.allSettled([
+      db
+        .transaction()
+        .execute((trx) => trx.insertInto("items").values({ id: 4001, label: "in a group" }).execute()),
+      db.insertInto("items").values({ id: 1, label: "a duplicate id" }).execute(),
+      db.insertInto("items").values({ id: 4002, label: "on its own" }).execute(),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(committedIds("items").filter((id) => id > 4000)).toEqual([4001, 4002]);
+    expect(outside.prepare("select label from items where id = 1").get()).toEqual({ label: "plain write" });
   });
 });

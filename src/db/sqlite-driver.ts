@@ -10,8 +10,8 @@
  *
  * - A transaction that fails rolls back to its savepoint: the others of its group are untouched.
  * - If the group's COMMIT fails, every transaction of the group fails with it.
- * - A plain statement that writes (outside a transaction) commits the open group first, then
- *   runs on its own, so it is never answered before it is durable.
+ * - A statement that writes outside a transaction joins the group as a transaction of its own,
+ *   and is answered once the group has committed, like any transaction.
  * - A plain read may run inside an open group and see its transactions' work, which is committed
  *   unless the COMMIT itself fails (a disk error), when every writer of the group is told so.
  */
@@ -77,7 +77,7 @@ class Lease implements DatabaseConnection {
   constructor(readonly driver: GroupCommitSqliteDriver) {}
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    return Promise.resolve(this.driver.run<R>(compiledQuery));
+    return this.driver.execute<R>(this, compiledQuery);
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not supported; Kysely requires the method
@@ -108,12 +108,7 @@ export class GroupCommitSqliteDriver implements Driver {
   }
 
   async beginTransaction(): Promise<void> {
-    if (!this.#group) {
-      // IMMEDIATE takes the write lock up front: other processes wait on busy_timeout instead
-      // of failing with SQLITE_BUSY when a read turns into a write.
-      this.#exec("begin immediate");
-      this.#group = { openedAt: Date.now(), committed: [] };
-    }
+    this.#openGroup();
     this.#exec("savepoint grouped_transaction");
     this.#inTransaction = true;
   }
@@ -151,14 +146,43 @@ export class GroupCommitSqliteDriver implements Driver {
     this.#db?.close();
   }
 
-  /** Runs one statement for the current holder of the connection. */
-  run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
-    const { sql, parameters, query } = compiledQuery;
-    if (this.#group && !this.#inTransaction && !SelectQueryNode.is(query)) this.#commitGroup();
+  /** Runs one statement for the holder of `lease`. */
+  async execute<R>(lease: Lease, compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    if (lease.ended) throw new Error("a statement after its connection was released");
+    if (this.#inTransaction || SelectQueryNode.is(compiledQuery.query)) return this.#run<R>(compiledQuery);
+    // A write on its own: a transaction of one statement, in the group like any other.
+    this.#openGroup();
+    this.#exec("savepoint grouped_transaction");
+    let result: QueryResult<R>;
+    try {
+      result = this.#run<R>(compiledQuery);
+    } catch (error) {
+      this.#exec("rollback to grouped_transaction");
+      this.#exec("release grouped_transaction");
+      throw error;
+    }
+    this.#exec("release grouped_transaction");
+    const group = this.#requireGroup();
+    const committed = new Promise<void>((resolve, reject) => group.committed.push({ resolve, reject }));
+    this.#endTurn(lease);
+    await committed;
+    return result;
+  }
+
+  #run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
+    const { sql, parameters } = compiledQuery;
     const statement = this.#database().prepare(sql);
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  #openGroup(): void {
+    if (this.#group) return;
+    // IMMEDIATE takes the write lock up front: other processes wait on busy_timeout instead
+    // of failing with SQLITE_BUSY when a read turns into a write.
+    this.#exec("begin immediate");
+    this.#group = { openedAt: Date.now(), committed: [] };
   }
 
   /**
