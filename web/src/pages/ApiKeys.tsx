@@ -1,5 +1,6 @@
 import { type FormEvent, useCallback, useState } from "react";
 import { type ApiKey, type ApiKeyWithSecret, api, ENVIRONMENTS, type Environment } from "../api";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import { Dialog } from "../components/Dialog";
 import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
 import { Field, FieldError } from "../components/Field";
@@ -380,36 +381,21 @@ function DeleteKeyDialog({
   onClose(): void;
   onDeleted(): void;
 }) {
-  const [error, setError] = useState<Error | undefined>();
-  const [busy, setBusy] = useState(false);
-
-  const remove = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.deleteKey(apiKey.id);
-      onDeleted();
-    } catch (caught) {
-      setError(caught instanceof Error ? caught : new Error(String(caught)));
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog title={`Delete key ${keyName(apiKey)}?`} onClose={onClose} tone="danger">
+    <ConfirmDialog
+      title={`Delete key ${keyName(apiKey)}?`}
+      confirmLabel="Delete key"
+      busyLabel="Deleting…"
+      onConfirm={async () => {
+        await api.deleteKey(apiKey.id);
+        onDeleted();
+      }}
+      onClose={onClose}
+    >
       <p>
         Requests with this key will fail at once. Key <span className="mono">{apiKey.prefix}…</span> cannot be
         restored.
       </p>
-      <ErrorNotice error={error} />
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="button button-danger" onClick={remove} disabled={busy}>
-          {busy ? "Deleting…" : "Delete key"}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

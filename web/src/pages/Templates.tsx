@@ -7,7 +7,7 @@ import {
   type Template,
   type TemplateCategory,
 } from "../api";
-import { Dialog } from "../components/Dialog";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
 import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
@@ -172,34 +172,21 @@ function RemoveSenderDialog({
   onClose(): void;
   onRemoved(): void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | undefined>();
-  const remove = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.removeSender(sender);
-      onRemoved();
-    } catch (caught) {
-      setError(caught instanceof Error ? caught : new Error(String(caught)));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog title={`Remove sender ${sender}?`} onClose={onClose} tone="danger">
+    <ConfirmDialog
+      title={`Remove sender ${sender}?`}
+      confirmLabel="Remove sender"
+      busyLabel="Removing…"
+      onConfirm={async () => {
+        await api.removeSender(sender);
+        onRemoved();
+      }}
+      onClose={onClose}
+    >
       <p>
         Sends under {sender} will be refused from then on, in live and sandbox. You can add it again later.
       </p>
-      <ErrorNotice error={error} />
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="button button-danger" onClick={remove} disabled={busy}>
-          {busy ? "Removing…" : "Remove sender"}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 
