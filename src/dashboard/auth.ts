@@ -6,7 +6,7 @@ import { ApiError } from "../errors.js";
 import type { App } from "../http/types.js";
 import { type DashboardSession, findSession, SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from "./sessions.js";
 
-export const DASHBOARD_API = "/dashboard/api/";
+const DASHBOARD_API = "/dashboard/api/";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 declare module "fastify" {

@@ -10,7 +10,7 @@ import { newId, randomBase62 } from "../ids.js";
 import { hashSecret } from "../keys/secrets.js";
 
 export const SESSION_COOKIE = "dakiya_session";
-export const SESSION_IDLE_SECONDS = 12 * 3600;
+const SESSION_IDLE_SECONDS = 12 * 3600;
 export const SESSION_LIFETIME_SECONDS = 7 * 86_400;
 /** A session's expiry moves on at most once a minute, so reads do not each write. */
 const TOUCH_INTERVAL_SECONDS = 60;
