@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changeBalance } from "../src/accounts/ledger.js";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
+import { claimIdempotencyKey, requestFingerprint } from "../src/idempotency/idempotency.js";
+import { IdempotentResponse } from "../src/idempotency/recorder.js";
+import type { KeyPrincipal } from "../src/keys/authenticate.js";
 import { createKey } from "../src/keys/keys.js";
 import { purgeExpired } from "../src/maintenance.js";
+import { updateOtpSettings } from "../src/otp/settings.js";
+import type { MessageView } from "../src/sms/messages.js";
+import { sendSms } from "../src/sms/send.js";
 import type { TestClock } from "./helpers/context.js";
 import { DIALECTS } from "./helpers/database.js";
+import { registerDlt } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
 import { openTestInstances, type TestInstances } from "./helpers/instances.js";
 import { addProbeRoutes } from "./helpers/probe-routes.js";
@@ -124,19 +132,23 @@ describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
     expect(replay.json()).toEqual(executed[0]?.json());
   });
 
-  it("stores 4xx answers of the work itself, and replays them", async () => {
+  it("does not store a 4xx answer of the work: the same request runs again once its cause is fixed", async () => {
     const { accountId, secret } = await createAccountWithKey(ctx, "sandbox", 10_000);
     const first = await charge(secret, "too-much", { amount: "5.0000" });
     expect(first.statusCode).toBe(402);
+    expect(await chargesOf(accountId)).toHaveLength(0);
     await ctx.db
       .updateTable("balances")
       .set({ balance: 1_000_000 })
       .where("account_id", "=", accountId)
       .execute();
     const again = await charge(secret, "too-much", { amount: "5.0000" });
-    expect(again.statusCode).toBe(402);
-    expect(again.headers["idempotent-replayed"]).toBe("true");
-    expect(await chargesOf(accountId)).toHaveLength(0);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await chargesOf(accountId)).toHaveLength(1);
+    const replay = await charge(secret, "too-much", { amount: "5.0000" });
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.body).toBe(again.body);
   });
 
   it("does not store requests refused by validation, nor 5xx answers", async () => {
@@ -223,5 +235,189 @@ describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
     const response = await charge(secret, key, { amount: "1.0000" });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatchObject({ code: "invalid_request", param: "Idempotency-Key" });
+  });
+});
+
+/** Item 2 of the hardening issue, and the answer stored with the effect, on the real send routes. */
+describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
+  const SMS_TEMPLATE = "1107161234567890123";
+  const OTP_TEMPLATE = "1107161234567890124";
+  const SMS = { to: "+919876543210", sender: "DAKIYA", template_id: SMS_TEMPLATE, variables: { ref: "A1" } };
+
+  let instances: TestInstances | undefined;
+  let clock: TestClock;
+  let ctx: AppContext;
+  let app: App;
+
+  beforeAll(async () => {
+    instances = await openTestInstances(dialect, { secondInstance: false });
+    ({ clock, ctx, app } = instances);
+  });
+
+  afterAll(() => instances?.close());
+
+  /** An account whose sandbox key can send SMS on SMS_TEMPLATE and OTPs on OTP_TEMPLATE. */
+  async function sender(credits = 1_000_000) {
+    const created = await createAccountWithKey(ctx, "sandbox", credits);
+    await registerDlt(ctx, created.accountId, {
+      senders: ["DAKIYA"],
+      templates: [
+        { templateId: SMS_TEMPLATE, content: "Order {#ref#} is confirmed." },
+        { templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code." },
+      ],
+    });
+    await updateOtpSettings(ctx, created.accountId, "sandbox", {
+      sms_template_id: OTP_TEMPLATE,
+      sms_sender: "DAKIYA",
+    });
+    return created;
+  }
+
+  function post(secret: string, key: string, url: string, body: Record<string, unknown>) {
+    return app.inject({
+      method: "POST",
+      url,
+      payload: JSON.stringify(body),
+      headers: { "content-type": "application/json", ...bearer(secret), "idempotency-key": key },
+    });
+  }
+
+  const messagesOf = (accountId: string) =>
+    ctx.db.selectFrom("messages").select(["id", "cost"]).where("account_id", "=", accountId).execute();
+
+  async function balanceOf(accountId: string): Promise<number> {
+    const row = await ctx.db
+      .selectFrom("balances")
+      .select("balance")
+      .where("account_id", "=", accountId)
+      .where("environment", "=", "sandbox")
+      .executeTakeFirstOrThrow();
+    return Number(row.balance);
+  }
+
+  it("a 400 from the phone check is not stored: the corrected request with the key is sent", async () => {
+    const { accountId, secret } = await sender();
+    const refused = await post(secret, "fix-to", "/v2/sms/send", { ...SMS, to: "+91123" });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: "invalid_request", param: "to" });
+
+    const corrected = await post(secret, "fix-to", "/v2/sms/send", SMS);
+    expect(corrected.statusCode, corrected.body).toBe(202);
+    expect(corrected.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await messagesOf(accountId)).toHaveLength(1);
+  });
+
+  it("a 402 is not stored: after a top-up the same request with the key is sent and charged once", async () => {
+    const { accountId, secret } = await sender(0);
+    const refused = await post(secret, "top-up", "/v2/sms/send", SMS);
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().error.code).toBe("insufficient_balance");
+    await changeBalance(ctx, {
+      accountId,
+      environment: "sandbox",
+      amount: 10_000,
+      reason: "credits_added",
+      reference: null,
+    });
+
+    const sent = await post(secret, "top-up", "/v2/sms/send", SMS);
+    expect(sent.statusCode, sent.body).toBe(202);
+    expect(sent.headers["idempotent-replayed"]).toBeUndefined();
+    const replay = await post(secret, "top-up", "/v2/sms/send", SMS);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(await messagesOf(accountId)).toHaveLength(1);
+    expect(await balanceOf(accountId)).toBe(10_000 - 2_500);
+  });
+
+  it("a 422 semantic error is not stored: the corrected request with the key is sent", async () => {
+    const { accountId, secret } = await sender();
+    const refused = await post(secret, "fix-template", "/v2/sms/send", { ...SMS, template_id: "999" });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.code).toBe("unknown_template");
+
+    const corrected = await post(secret, "fix-template", "/v2/sms/send", SMS);
+    expect(corrected.statusCode, corrected.body).toBe(202);
+    expect(corrected.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await messagesOf(accountId)).toHaveLength(1);
+  });
+
+  it("an OTP send refused in its cooldown is not stored: after the cooldown the key sends it again", async () => {
+    const { accountId, secret } = await sender();
+    const first = await post(secret, "otp-1", "/v2/otp/send", { to: SMS.to });
+    expect(first.statusCode, first.body).toBe(200);
+    const early = await post(secret, "otp-2", "/v2/otp/send", { to: SMS.to });
+    expect(early.statusCode).toBe(429);
+    expect(early.json().error.code).toBe("resend_cooldown");
+
+    clock.advance(31);
+    const resent = await post(secret, "otp-2", "/v2/otp/send", { to: SMS.to });
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.headers["idempotent-replayed"]).toBeUndefined();
+    expect(resent.json()).toMatchObject({ id: first.json().id, sends: 2 });
+    expect(await messagesOf(accountId)).toHaveLength(2);
+  });
+
+  it("replays exactly the text it answered, stored with the send", async () => {
+    const { accountId, secret } = await sender();
+    const sms = await post(secret, "exact-sms", "/v2/sms/send", SMS);
+    const otp = await post(secret, "exact-otp", "/v2/otp/send", { to: "+919876543211" });
+    expect(sms.statusCode).toBe(202);
+    expect(otp.statusCode).toBe(200);
+    const stored = await ctx.db
+      .selectFrom("idempotency_keys")
+      .select(["key", "response_status", "response_body", "locked_until"])
+      .where("account_id", "=", accountId)
+      .orderBy("key")
+      .execute();
+    expect(stored).toEqual([
+      { key: "exact-otp", response_status: 200, response_body: otp.body, locked_until: null },
+      { key: "exact-sms", response_status: 202, response_body: sms.body, locked_until: null },
+    ]);
+    const replay = await post(secret, "exact-sms", "/v2/sms/send", SMS);
+    expect(replay.statusCode).toBe(202);
+    expect(replay.body).toBe(sms.body);
+  });
+
+  it("a keyed verify counts its attempt once, and a repeat replays its answer", async () => {
+    const { secret } = await sender();
+    const to = "+919876543212";
+    expect((await post(secret, "send", "/v2/otp/send", { to, code: "123456" })).statusCode).toBe(200);
+    const wrong = await post(secret, "verify-1", "/v2/otp/verify", { to, code: "654321" });
+    expect(wrong.json()).toEqual({ verified: false, reason: "incorrect_code", attempts_remaining: 4 });
+    const again = await post(secret, "verify-1", "/v2/otp/verify", { to, code: "654321" });
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(again.body).toBe(wrong.body);
+    const right = await post(secret, "verify-2", "/v2/otp/verify", { to, code: "123456" });
+    expect(right.json()).toEqual({ verified: true, reason: "approved", attempts_remaining: 3 });
+  });
+
+  it("of two holders of one key after a takeover, only the current one can commit its send", async () => {
+    const { accountId, keyId, secret } = await sender();
+    const principal: KeyPrincipal = { keyId, accountId, environment: "sandbox" };
+    const scope = { accountId, environment: "sandbox" as const, key: "two-holders" };
+    const fingerprint = requestFingerprint(ctx.secret, "POST", "/v2/sms/send", SMS);
+    const first = await claimIdempotencyKey(ctx, scope, fingerprint);
+    clock.advance(ctx.idempotencyLockSeconds);
+    const second = await claimIdempotencyKey(ctx, scope, fingerprint);
+    if (first.outcome !== "claimed" || second.outcome !== "claimed")
+      throw new Error("both should have claimed");
+    const asJson = (_status: number, answer: unknown) => JSON.stringify(answer);
+    const lapsed = new IdempotentResponse(scope, first.holder, asJson);
+    const current = new IdempotentResponse(scope, second.holder, asJson);
+    const send = (held: IdempotentResponse) =>
+      sendSms(ctx, principal, SMS, held.recorderFor<MessageView>(202));
+
+    // The one whose hold lapsed is still running: it cannot commit, before or after the other.
+    await expect(send(lapsed)).rejects.toMatchObject({ code: "idempotency_key_in_use" });
+    const sent = await send(current);
+    await expect(send(lapsed)).rejects.toMatchObject({ code: "idempotency_key_in_use" });
+    await expect(send(current)).rejects.toMatchObject({ code: "idempotency_key_in_use" });
+
+    const messages = await messagesOf(accountId);
+    expect(messages.map((m) => m.id)).toEqual([sent.id]);
+    expect(await balanceOf(accountId)).toBe(1_000_000 - 2_500);
+    const replay = await post(secret, "two-holders", "/v2/sms/send", SMS);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.json().id).toBe(sent.id);
   });
 });

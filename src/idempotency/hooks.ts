@@ -1,29 +1,35 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
 import type { App } from "../http/types.js";
 import {
   claimIdempotencyKey,
-  completeIdempotencyKey,
   type IdempotencyScope,
+  releaseIdempotencyKey,
   requestFingerprint,
+  storeIdempotentResponse,
 } from "./idempotency.js";
+import { IdempotentResponse, type RecordAnswer } from "./recorder.js";
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 declare module "fastify" {
   interface FastifyRequest {
     /** Set while this request holds an Idempotency-Key whose response must be stored. */
-    idempotencyScope: IdempotencyScope | null;
+    idempotency: IdempotentResponse | null;
   }
 }
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
 /**
- * `Idempotency-Key` on any POST under `/v2/` (API.md §6). The key is claimed after auth and
- * validation, so requests refused before any work are not stored; the response is stored as
- * it is sent.
+ * `Idempotency-Key` on any POST under `/v2/` (API.md §6, docs/idempotency.md). The key is claimed
+ * after auth and validation, so requests refused before any work are not stored. A route whose
+ * service records its answer in the transaction of its effect (`answerIdempotently`) has it
+ * stored there; any other success is stored as it is sent; an error answer releases the key.
  */
 export function registerIdempotency(app: App, ctx: AppContext): void {
-  app.decorateRequest("idempotencyScope", null);
+  app.decorateRequest("idempotency", null);
 
   app.addHook("preHandler", async (request, reply) => {
     const header = request.headers["idempotency-key"];
@@ -48,13 +54,15 @@ export function registerIdempotency(app: App, ctx: AppContext): void {
     );
     switch (claim.outcome) {
       case "claimed":
-        request.idempotencyScope = scope;
+        request.idempotency = new IdempotentResponse(scope, claim.holder, (status, answer) =>
+          serializeFor(reply, status, answer),
+        );
         return;
       case "replay":
         return reply
           .code(claim.status)
           .header("Idempotent-Replayed", "true")
-          .type("application/json; charset=utf-8")
+          .type(JSON_TYPE)
           .send(claim.body);
       case "in_use":
         throw new ApiError(
@@ -71,10 +79,44 @@ export function registerIdempotency(app: App, ctx: AppContext): void {
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
-    const scope = request.idempotencyScope;
-    if (!scope) return payload;
-    request.idempotencyScope = null;
-    await completeIdempotencyKey(ctx, scope, reply.statusCode, typeof payload === "string" ? payload : "");
+    const held = request.idempotency;
+    if (!held) return payload;
+    request.idempotency = null;
+    if (reply.statusCode >= 400) {
+      await releaseIdempotencyKey(ctx.db, held.scope, held.holder);
+    } else if (!held.recorded) {
+      // A route that does not record in its transaction: stored now, after its effect committed.
+      await storeIdempotentResponse(
+        ctx.db,
+        held.scope,
+        held.holder,
+        reply.statusCode,
+        typeof payload === "string" ? payload : "",
+      );
+    }
     return payload;
   });
+}
+
+/**
+ * Runs a route's service with a recorder for its `status` answer when the request holds an
+ * Idempotency-Key, and sends the answer: the very text stored under the key, when it was.
+ */
+export async function answerIdempotently<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  run: (record: RecordAnswer<T> | undefined) => Promise<T>,
+): Promise<FastifyReply> {
+  const held = request.idempotency;
+  const answer = await run(held?.recorderFor<T>(status));
+  const recorded = held?.recorded;
+  if (recorded) return reply.code(recorded.status).type(JSON_TYPE).send(recorded.body);
+  return reply.code(status).send(answer);
+}
+
+/** The body text the route's response schema makes of `answer` for `status`, as Fastify would send it. */
+function serializeFor(reply: FastifyReply, status: number, answer: unknown): string {
+  const serialize = reply.getSerializationFunction(String(status));
+  return serialize ? serialize(answer as Record<string, unknown>) : JSON.stringify(answer);
 }

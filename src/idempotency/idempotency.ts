@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import type { ExpressionBuilder } from "kysely";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { Database, Environment } from "../db/schema.js";
+import type { Database, DbOrTrx, Environment } from "../db/schema.js";
 
 export interface IdempotencyScope {
   accountId: string;
@@ -10,15 +10,18 @@ export interface IdempotencyScope {
   key: string;
 }
 
+/**
+ * `holder` names this request's hold on the key (the row's `locked_until` as the claim set it):
+ * only the current holder may store an answer or release the key, so a request whose hold lapsed
+ * and was taken over can no longer commit anything under it.
+ */
 export type Claim =
-  | { outcome: "claimed" }
+  | { outcome: "claimed"; holder: string }
   | { outcome: "replay"; status: number; body: string }
   | { outcome: "in_use" }
   | { outcome: "reused" };
 
 export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 3600;
-/** How long a first request holds its key; after this a crashed holder's key can be taken over. */
-const LOCK_SECONDS = 60;
 
 /**
  * Identifies a request by method, path and body, with object keys sorted so key order does not
@@ -42,6 +45,7 @@ export async function claimIdempotencyKey(
 ): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = isoNow(ctx.clock);
+    const holder = isoAfter(ctx.clock, ctx.idempotencyLockSeconds);
     const inserted = await ctx.db
       .insertInto("idempotency_keys")
       .values({
@@ -49,14 +53,14 @@ export async function claimIdempotencyKey(
         environment: scope.environment,
         key: scope.key,
         request_fingerprint: fingerprint,
-        locked_until: isoAfter(ctx.clock, LOCK_SECONDS),
+        locked_until: holder,
         response_status: null,
         response_body: null,
         created_at: now,
       })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { outcome: "claimed" };
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { outcome: "claimed", holder };
 
     const existing = await ctx.db
       .selectFrom("idempotency_keys")
@@ -78,33 +82,58 @@ export async function claimIdempotencyKey(
     }
     if (existing.locked_until !== null && existing.locked_until > now) return { outcome: "in_use" };
     // The first request's process died holding the key: take it over, if nobody else just did.
+    // Its effect, if it had one, committed together with its answer, which would be replayed above.
+    const newHolder = isoAfter(ctx.clock, ctx.idempotencyLockSeconds);
     const takenOver = await ctx.db
       .updateTable("idempotency_keys")
-      .set({ locked_until: isoAfter(ctx.clock, LOCK_SECONDS) })
+      .set({ locked_until: newHolder })
       .where(ofScope(scope))
       .where("locked_until", "=", existing.locked_until)
       .where("response_status", "is", null)
       .executeTakeFirst();
-    return Number(takenOver.numUpdatedRows) === 1 ? { outcome: "claimed" } : { outcome: "in_use" };
+    return Number(takenOver.numUpdatedRows) === 1
+      ? { outcome: "claimed", holder: newHolder }
+      : { outcome: "in_use" };
   }
   return { outcome: "in_use" };
 }
 
-/** Stores the response of a claimed key for replay; a 5xx is not stored, so the request can be retried. */
-export async function completeIdempotencyKey(
-  ctx: AppContext,
+/**
+ * Stores the answer of a held key for replay. Given the transaction of the request's effect, the
+ * answer commits with the effect or not at all. False when this request no longer holds the key
+ * (its hold lapsed and another request took the key over, or already answered under it).
+ */
+export async function storeIdempotentResponse(
+  db: DbOrTrx,
   scope: IdempotencyScope,
+  holder: string,
   status: number,
   body: string,
-): Promise<void> {
-  if (status >= 500) {
-    await ctx.db.deleteFrom("idempotency_keys").where(ofScope(scope)).execute();
-    return;
-  }
-  await ctx.db
+): Promise<boolean> {
+  const stored = await db
     .updateTable("idempotency_keys")
     .set({ response_status: status, response_body: body, locked_until: null })
     .where(ofScope(scope))
+    .where("locked_until", "=", holder)
+    .where("response_status", "is", null)
+    .executeTakeFirst();
+  return Number(stored.numUpdatedRows) === 1;
+}
+
+/**
+ * Frees a held key whose request answered with an error: an error never has an effect, so a
+ * retry (corrected or not) runs as new. An answer already stored is never released.
+ */
+export async function releaseIdempotencyKey(
+  db: DbOrTrx,
+  scope: IdempotencyScope,
+  holder: string,
+): Promise<void> {
+  await db
+    .deleteFrom("idempotency_keys")
+    .where(ofScope(scope))
+    .where("locked_until", "=", holder)
+    .where("response_status", "is", null)
     .execute();
 }
 

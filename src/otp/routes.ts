@@ -2,6 +2,7 @@ import { Type } from "typebox";
 import type { AppContext } from "../context.js";
 import { ErrorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
+import { answerIdempotently } from "../idempotency/hooks.js";
 import { getOtp, sendOtp, verifyOtp } from "./otp.js";
 
 const ChannelSchema = Type.Union([Type.Literal("sms"), Type.Literal("whatsapp"), Type.Literal("voice")]);
@@ -51,7 +52,10 @@ export function otpRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    async (request) => sendOtp(ctx, principalOf(request), request.body),
+    async (request, reply) =>
+      answerIdempotently(request, reply, 200, (record) =>
+        sendOtp(ctx, principalOf(request), request.body, record),
+      ),
   );
 
   app.post(
@@ -72,7 +76,10 @@ export function otpRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    async (request) => verifyOtp(ctx, principalOf(request), request.body),
+    async (request, reply) =>
+      answerIdempotently(request, reply, 200, (record) =>
+        verifyOtp(ctx, principalOf(request), request.body, record),
+      ),
   );
 
   app.get(

@@ -2,6 +2,7 @@ import { Type } from "typebox";
 import type { AppContext } from "../context.js";
 import { ErrorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
+import { answerIdempotently } from "../idempotency/hooks.js";
 import { getMessage } from "./messages.js";
 import { MessageResponse, SmsSendBody } from "./schemas.js";
 import { sendSms } from "./send.js";
@@ -20,7 +21,10 @@ export function smsRoutes(app: App, ctx: AppContext): void {
         response: { 202: MessageResponse, 400: ErrorResponse, 402: ErrorResponse, 422: ErrorResponse },
       },
     },
-    async (request, reply) => reply.code(202).send(await sendSms(ctx, principalOf(request), request.body)),
+    async (request, reply) =>
+      answerIdempotently(request, reply, 202, (record) =>
+        sendSms(ctx, principalOf(request), request.body, record),
+      ),
   );
 
   app.get(
