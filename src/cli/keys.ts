@@ -1,10 +1,20 @@
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { Environment } from "../db/schema.js";
-import { type ApiKey, type CreatedApiKey, createKey, deleteKey, listKeys, rotateKey } from "../keys/keys.js";
+import {
+  type ApiKey,
+  type CreatedApiKey,
+  createKey,
+  deleteKey,
+  listKeys,
+  rotateKey,
+  setKeyRateLimit,
+} from "../keys/keys.js";
 import { environmentOption } from "./accounts.js";
 import { commandGroup, type OutputOptions, parseNonNegativeInteger, print, withContext } from "./run.js";
 
 const SECRET_WARNING = "Copy the secret now: it is shown only this once.";
+const RATE_LIMIT_HELP =
+  'requests a minute for this key, or "default" for the server\'s (RATE_LIMIT_PER_MINUTE)';
 
 export function keyCommands(program: Command, output: () => OutputOptions): void {
   const keys = commandGroup(program, "keys", "manage API keys");
@@ -15,11 +25,41 @@ export function keyCommands(program: Command, output: () => OutputOptions): void
     .requiredOption("--account <id>", "account id (acct_…)")
     .addOption(environmentOption())
     .option("--label <label>", "a name to tell keys apart")
-    .action(async (opts: { account: string; environment: Environment; label?: string }) => {
+    .option("--rate-limit <n>", RATE_LIMIT_HELP, parseRateLimit)
+    .action(
+      async (opts: {
+        account: string;
+        environment: Environment;
+        label?: string;
+        rateLimit?: number | "default";
+      }) => {
+        const key = await withContext((ctx) =>
+          createKey(ctx, {
+            accountId: opts.account,
+            environment: opts.environment,
+            label: opts.label ?? null,
+            rateLimit: ownRate(opts.rateLimit),
+          }),
+        );
+        print(output(), key, [`Created ${describe(key)}`, `Secret: ${key.secret}`, SECRET_WARNING]);
+      },
+    );
+
+  keys
+    .command("update")
+    .description("change an API key's request rate limit")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .requiredOption("--key <id>", "key id (key_…)")
+    .requiredOption("--rate-limit <n>", RATE_LIMIT_HELP, parseRateLimit)
+    .action(async (opts: { account: string; key: string; rateLimit: number | "default" }) => {
       const key = await withContext((ctx) =>
-        createKey(ctx, { accountId: opts.account, environment: opts.environment, label: opts.label ?? null }),
+        setKeyRateLimit(ctx, {
+          accountId: opts.account,
+          keyId: opts.key,
+          rateLimit: ownRate(opts.rateLimit),
+        }),
       );
-      print(output(), key, [`Created ${describe(key)}`, `Secret: ${key.secret}`, SECRET_WARNING]);
+      print(output(), key, [`Updated ${describe(key)}`]);
     });
 
   keys
@@ -72,5 +112,22 @@ function describe(key: ApiKey | CreatedApiKey): string {
   const label = key.label ? ` "${key.label}"` : "";
   const used = key.last_used_at ? `last used ${key.last_used_at}` : "never used";
   const expiry = key.expires_at ? `, expires ${key.expires_at}` : "";
-  return `${key.id} ${key.environment}${label} ${key.prefix}… created ${key.created_at}, ${used}${expiry}`;
+  const rate = key.rate_limit === null ? "" : `, ${key.rate_limit} requests a minute`;
+  return `${key.id} ${key.environment}${label} ${key.prefix}… created ${key.created_at}, ${used}${expiry}${rate}`;
+}
+
+function ownRate(option: number | "default" | undefined): number | null {
+  return option === undefined || option === "default" ? null : option;
+}
+
+/**
+ * A per-key rate: a whole number of requests a minute, or `default` to drop the key's own
+ * (kept as the word: commander turns a parser's `null` into an empty string).
+ */
+function parseRateLimit(value: string): number | "default" {
+  if (value === "default") return value;
+  if (!/^\d{1,9}$/.test(value)) {
+    throw new InvalidArgumentError('must be a whole number of requests a minute, or "default".');
+  }
+  return Number(value);
 }

@@ -1,14 +1,16 @@
 import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
 import { authenticateKey } from "../keys/authenticate.js";
+import { documentRateLimits, enforceRateLimit } from "./rate-limit.js";
 import type { App } from "./types.js";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** Every route under `/v2/` needs `Authorization: Bearer <key>`. */
+/** Every route under `/v2/` needs `Authorization: Bearer <key>`, and counts against its key's rate limit. */
 export function registerApiKeyAuth(app: App, ctx: AppContext): void {
   app.decorateRequest("principal", null);
-  app.addHook("onRequest", async (request) => {
+  documentRateLimits(app);
+  app.addHook("onRequest", async (request, reply) => {
     if (!request.routeOptions.url?.startsWith("/v2/")) return;
     const header = request.headers.authorization;
     const match = header === undefined ? null : BEARER.exec(header);
@@ -19,5 +21,6 @@ export function registerApiKeyAuth(app: App, ctx: AppContext): void {
     if (!principal)
       throw new ApiError("invalid_api_key", "The API key is not valid; it may have been deleted.");
     request.principal = principal;
+    await enforceRateLimit(ctx, principal, reply);
   });
 }

@@ -10,6 +10,12 @@ export interface KeyPrincipal {
   environment: Environment;
 }
 
+/** A key as authentication finds it: who it acts for, and its own request rate if it has one. */
+export interface AuthenticatedKey extends KeyPrincipal {
+  /** Requests a minute; null for the server's default. */
+  rateLimit: number | null;
+}
+
 /** `last_used_at` is rewritten at most this often per key, so auth is not a write on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -17,13 +23,13 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * Resolves a bearer token to its key. Always reads the database (no cache), so a deleted or
  * expired key is refused on every instance the moment its row changes.
  */
-export async function authenticateKey(ctx: AppContext, token: string): Promise<KeyPrincipal | undefined> {
+export async function authenticateKey(ctx: AppContext, token: string): Promise<AuthenticatedKey | undefined> {
   if (!isWellFormedSecret(token)) return undefined;
   const secretHash = hashSecret(token);
   const now = ctx.clock.now();
   const row = await ctx.db
     .selectFrom("api_keys")
-    .select(["id", "account_id", "environment", "secret_hash", "last_used_at"])
+    .select(["id", "account_id", "environment", "secret_hash", "last_used_at", "rate_limit"])
     .where("secret_hash", "=", secretHash)
     .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now.toISOString())]))
     .executeTakeFirst();
@@ -36,5 +42,10 @@ export async function authenticateKey(ctx: AppContext, token: string): Promise<K
       .where("id", "=", row.id)
       .execute();
   }
-  return { keyId: row.id, accountId: row.account_id, environment: row.environment };
+  return {
+    keyId: row.id,
+    accountId: row.account_id,
+    environment: row.environment,
+    rateLimit: row.rate_limit,
+  };
 }

@@ -1,5 +1,6 @@
 import { requireAccountExists } from "../accounts/accounts.js";
 import { isoAfter, isoNow } from "../clock.js";
+import { MAX_RATE_LIMIT } from "../config.js";
 import type { AppContext } from "../context.js";
 import type { ApiKeysTable, DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
@@ -15,6 +16,8 @@ export interface ApiKey {
   last_used_at: string | null;
   /** Only for a key rotated with a grace period: when it stops working. */
   expires_at: string | null;
+  /** Requests a minute this key may make; null for the server's default (API.md §8a). */
+  rate_limit: number | null;
 }
 
 export interface CreatedApiKey extends ApiKey {
@@ -28,13 +31,37 @@ export const MAX_LABEL_LENGTH = 64;
 
 export async function createKey(
   ctx: AppContext,
-  input: { accountId: string; environment: Environment; label?: string | null },
+  input: { accountId: string; environment: Environment; label?: string | null; rateLimit?: number | null },
 ): Promise<CreatedApiKey> {
   const label = normaliseLabel(input.label);
+  const rateLimit = checkRateLimit(input.rateLimit ?? null);
   return ctx.db.transaction().execute(async (trx) => {
     await requireAccountExists(trx, input.accountId);
-    return insertKey(trx, ctx, input.accountId, input.environment, label);
+    return insertKey(trx, ctx, {
+      accountId: input.accountId,
+      environment: input.environment,
+      label,
+      rateLimit,
+    });
   });
+}
+
+/** Gives a key its own request rate (requests a minute), or with `null` the server's default again. */
+export async function setKeyRateLimit(
+  ctx: AppContext,
+  input: { accountId: string; keyId: string; rateLimit: number | null },
+): Promise<ApiKey> {
+  const rateLimit = checkRateLimit(input.rateLimit);
+  const row = await ctx.db
+    .updateTable("api_keys")
+    .set({ rate_limit: rateLimit })
+    .where("account_id", "=", input.accountId)
+    .where("id", "=", input.keyId)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", isoNow(ctx.clock))]))
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw keyNotFound(input.keyId);
+  return toApiKey(row);
 }
 
 export async function listKeys(ctx: AppContext, accountId: string): Promise<ApiKey[]> {
@@ -84,7 +111,13 @@ export async function rotateKey(
       .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", isoNow(ctx.clock))]))
       .executeTakeFirst();
     if (!old) throw keyNotFound(input.keyId);
-    const key = await insertKey(trx, ctx, input.accountId, old.environment, old.label);
+    // The new key inherits the old one's rate: a rotation must not lift a restriction.
+    const key = await insertKey(trx, ctx, {
+      accountId: input.accountId,
+      environment: old.environment,
+      label: old.label,
+      rateLimit: old.rate_limit,
+    });
     if (input.graceSeconds === 0) {
       await trx.deleteFrom("api_keys").where("id", "=", old.id).execute();
       return { key, rotated: null };
@@ -100,21 +133,20 @@ export async function rotateKey(
 async function insertKey(
   trx: DbOrTrx,
   ctx: AppContext,
-  accountId: string,
-  environment: Environment,
-  label: string | null,
+  key: { accountId: string; environment: Environment; label: string | null; rateLimit: number | null },
 ): Promise<CreatedApiKey> {
-  const secret = generateSecret(environment);
+  const secret = generateSecret(key.environment);
   const row: ApiKeysTable = {
     id: newId("key"),
-    account_id: accountId,
-    environment,
-    label,
+    account_id: key.accountId,
+    environment: key.environment,
+    label: key.label,
     prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
     secret_hash: hashSecret(secret),
     created_at: isoNow(ctx.clock),
     last_used_at: null,
     expires_at: null,
+    rate_limit: key.rateLimit,
   };
   await trx.insertInto("api_keys").values(row).execute();
   return { ...toApiKey(row), secret };
@@ -129,6 +161,7 @@ function toApiKey(row: ApiKeysTable): ApiKey {
     created_at: row.created_at,
     last_used_at: row.last_used_at,
     expires_at: row.expires_at,
+    rate_limit: row.rate_limit,
   };
 }
 
@@ -138,6 +171,17 @@ function normaliseLabel(label: string | null | undefined): string | null {
     throw new ApiError("invalid_request", `label must be at most ${MAX_LABEL_LENGTH} characters.`, "label");
   }
   return trimmed === "" ? null : trimmed;
+}
+
+function checkRateLimit(rateLimit: number | null): number | null {
+  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > MAX_RATE_LIMIT)) {
+    throw new ApiError(
+      "invalid_request",
+      `rate limit must be a whole number of requests a minute from 1 to ${MAX_RATE_LIMIT}.`,
+      "rate_limit",
+    );
+  }
+  return rateLimit;
 }
 
 function keyNotFound(keyId: string): ApiError {
