@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   missing_variable: 422,
   unknown_variable: 422,
   variable_too_long: 422,
+  invalid_variable: 422,
   message_too_long: 422,
   unsupported_destination: 422,
   channel_not_configured: 422,

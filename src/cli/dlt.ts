@@ -37,13 +37,20 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
 
   sender
     .command("remove")
-    .description("unregister a header; sends under it are refused from then on")
+    .description(
+      "unregister a header; sends and SMS OTPs under it are refused from then on, and OTP settings naming it lose it",
+    )
     .requiredOption("--account <id>", "account id (acct_…)")
     .requiredOption("--sender <header>", "the header, e.g. DAKIYA")
     .action(async (opts: { account: string; sender: string }) => {
-      const header = opts.sender.trim().toUpperCase();
-      await withContext((ctx) => removeSender(ctx, opts.account, header));
-      print(output(), { sender: header, removed: true }, [`Removed sender ${header}.`]);
+      const removed = await withContext((ctx) => removeSender(ctx, opts.account, opts.sender));
+      const lines = [`Removed sender ${removed.sender}.`];
+      for (const environment of removed.otp_settings_cleared) {
+        lines.push(
+          `SMS OTPs (${environment}) have no sender now: choose one with dakiya otp settings --account ${opts.account} --environment ${environment} --sms-sender <header>.`,
+        );
+      }
+      print(output(), { ...removed, removed: true }, lines);
     });
 
   const template = commandGroup(program, "template", "manage the DLT content templates of an account");

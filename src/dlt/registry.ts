@@ -7,6 +7,7 @@ import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import {
   type DbOrTrx,
+  type Environment,
   TEMPLATE_CATEGORIES,
   type TemplateCategory,
   type TemplateStatus,
@@ -91,17 +92,43 @@ export async function listSenders(ctx: AppContext, accountId: string): Promise<S
     .execute();
 }
 
-/** Unregisters a header. Sends under it are refused (`unknown_sender`) from then on. */
-export async function removeSender(ctx: AppContext, accountId: string, sender: string): Promise<void> {
+export interface RemovedSender {
+  sender: string;
+  /** Environments whose OTP settings had it as the SMS sender, and now have none. */
+  otp_settings_cleared: Environment[];
+}
+
+/**
+ * Unregisters a header. From then on sends under it are refused (`unknown_sender`), and SMS
+ * OTPs too: the OTP settings that named it lose their SMS sender in the same transaction
+ * (`channel_not_configured` until another is chosen). Templates keep their DLT link to the
+ * header but list only registered senders, so they show it again if it is registered again.
+ * Messages already queued under it still go out (docs/dlt-senders.md).
+ */
+export async function removeSender(
+  ctx: AppContext,
+  accountId: string,
+  sender: string,
+): Promise<RemovedSender> {
   const header = normaliseHeader(sender);
-  const result = await ctx.db
-    .deleteFrom("senders")
-    .where("account_id", "=", accountId)
-    .where("sender", "=", header)
-    .executeTakeFirst();
-  if (result.numDeletedRows === 0n) {
-    throw new ApiError("not_found", `No sender ${header} on this account.`, "sender");
-  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const result = await trx
+      .deleteFrom("senders")
+      .where("account_id", "=", accountId)
+      .where("sender", "=", header)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n) {
+      throw new ApiError("not_found", `No sender ${header} on this account.`, "sender");
+    }
+    const cleared = await trx
+      .updateTable("otp_settings")
+      .set({ sms_sender: null, updated_at: isoNow(ctx.clock) })
+      .where("account_id", "=", accountId)
+      .where("sms_sender", "=", header)
+      .returning("environment")
+      .execute();
+    return { sender: header, otp_settings_cleared: cleared.map((row) => row.environment).sort() };
+  });
 }
 
 export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<Template> {
@@ -187,16 +214,20 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
   return toTemplate(row);
 }
 
+/** The account's templates as shown to people: each lists only its senders still registered. */
 export async function listTemplates(ctx: AppContext, accountId: string): Promise<Template[]> {
   await requireAccountExists(ctx.db, accountId);
-  const rows = await ctx.db
-    .selectFrom("templates")
-    .selectAll()
-    .where("account_id", "=", accountId)
-    .orderBy("created_at")
-    .orderBy("template_id")
-    .execute();
-  return rows.map(toTemplate);
+  const [rows, registered] = await Promise.all([
+    ctx.db
+      .selectFrom("templates")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .orderBy("created_at")
+      .orderBy("template_id")
+      .execute(),
+    registeredSenders(ctx.db, accountId),
+  ]);
+  return rows.map((row) => withRegisteredSenders(toTemplate(row), registered));
 }
 
 export async function setTemplateStatus(
@@ -216,10 +247,13 @@ export async function setTemplateStatus(
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new ApiError("not_found", `No template ${templateId} on this account.`, "template_id");
-  return toTemplate(row);
+  return withRegisteredSenders(toTemplate(row), await registeredSenders(ctx.db, accountId));
 }
 
-/** The send path's template lookup: one query on the (account_id, template_id) unique index. */
+/**
+ * The send path's template lookup: one query on the (account_id, template_id) unique index. Its
+ * `senders` are the stored DLT links, registered or not: callers check the sender itself.
+ */
 export async function findTemplate(
   db: DbOrTrx,
   accountId: string,
@@ -243,6 +277,15 @@ export async function senderExists(db: DbOrTrx, accountId: string, sender: strin
     .where("sender", "=", sender)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+async function registeredSenders(db: DbOrTrx, accountId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom("senders").select("sender").where("account_id", "=", accountId).execute();
+  return new Set(rows.map((row) => row.sender));
+}
+
+function withRegisteredSenders(template: Template, registered: Set<string>): Template {
+  return { ...template, senders: template.senders.filter((s) => registered.has(s)) };
 }
 
 function toTemplate(row: TemplatesTable): Template {

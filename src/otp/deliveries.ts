@@ -25,7 +25,7 @@ export async function requireChannel(
   channel: Channel,
   settings: OtpSettings,
 ): Promise<ChannelSetup> {
-  if (scope.environment === "live" && !ctx.carriers.live[channel]) {
+  if (scope.environment === "live" && !ctx.liveChannels.has(channel)) {
     throw new ApiError(
       "channel_not_configured",
       `Live ${channel} is not configured on this server.`,
@@ -33,14 +33,16 @@ export async function requireChannel(
     );
   }
   if (channel === "sms") {
+    // getOtpSettings reads a sender that is no longer registered as none.
+    const sender = settings.sms_sender;
     const template =
-      settings.sms_template_id && settings.sms_sender
+      settings.sms_template_id && sender
         ? await findTemplate(db, scope.accountId, settings.sms_template_id)
         : undefined;
-    if (template?.status !== "active") {
+    if (template?.status !== "active" || !sender || !template.senders.includes(sender)) {
       throw new ApiError(
         "channel_not_configured",
-        "SMS OTPs need an active OTP template with {#otp#} and a sender in the OTP settings.",
+        "SMS OTPs need an active OTP template with {#otp#} and a registered sender it allows, in the OTP settings.",
         "channel",
       );
     }

@@ -42,6 +42,11 @@ const RANGES = {
   length: [4, 10],
 } as const;
 
+/**
+ * The settings of one account and environment. An SMS sender that is no longer registered reads
+ * as none (removing a sender clears it; this also covers settings from before that), found in
+ * the same query by a join on the senders' primary key.
+ */
 export async function getOtpSettings(
   db: DbOrTrx,
   accountId: string,
@@ -49,11 +54,19 @@ export async function getOtpSettings(
 ): Promise<OtpSettings> {
   const row = await db
     .selectFrom("otp_settings")
-    .selectAll()
-    .where("account_id", "=", accountId)
-    .where("environment", "=", environment)
+    .leftJoin("senders", (join) =>
+      join
+        .onRef("senders.account_id", "=", "otp_settings.account_id")
+        .onRef("senders.sender", "=", "otp_settings.sms_sender"),
+    )
+    .selectAll("otp_settings")
+    .select("senders.sender as registered_sender")
+    .where("otp_settings.account_id", "=", accountId)
+    .where("otp_settings.environment", "=", environment)
     .executeTakeFirst();
-  return row ? fromRow(row) : { ...DEFAULT_OTP_SETTINGS, test_numbers: {} };
+  if (!row) return { ...DEFAULT_OTP_SETTINGS, test_numbers: {} };
+  const { registered_sender, ...settings } = row;
+  return fromRow({ ...settings, sms_sender: registered_sender });
 }
 
 /** Changes some settings; checks ranges, and that the SMS template and sender are registered and fit. */
