@@ -327,14 +327,21 @@ describe("logs", () => {
     for (const id of ["log-valid-key", "log-invalid-key", "log-cookie", "log-password", generatedId]) {
       expect(text).toContain(`"reqId":"${id}"`);
     }
-    // The request line (method and URL) and the response status are there: logs are useful, not empty.
+    // One line per request, with method, route, status and duration: logs are useful, not empty.
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(entries.some((entry) => entry.reqId === "log-password" && entry.msg === "incoming request")).toBe(
-      true,
-    );
-    expect(
-      entries.some((entry) => entry.reqId === "log-invalid-key" && entry.msg === "request completed"),
-    ).toBe(true);
+    const linesOf = (id: string) => entries.filter((entry) => entry.reqId === id);
+    expect(linesOf("log-password")).toEqual([
+      expect.objectContaining({ msg: "request completed", method: "POST", route: null, status: 404 }),
+    ]);
+    expect(linesOf("log-invalid-key")).toEqual([
+      expect.objectContaining({
+        msg: "request completed",
+        method: "GET",
+        route: "/v2/balance",
+        status: 401,
+        duration_ms: expect.any(Number),
+      }),
+    ]);
 
     expect(text).not.toContain(secret);
     expect(text).not.toContain(secret.slice(12));

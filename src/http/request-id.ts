@@ -8,6 +8,11 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function generateRequestId(request: IncomingMessage): string {
   const incoming = request.headers["x-request-id"];
   if (typeof incoming === "string" && SAFE_REQUEST_ID.test(incoming)) return incoming;
+  return newRequestId();
+}
+
+/** A fresh request id, for answers given before there is a request to read one from. */
+export function newRequestId(): string {
   return `req_${randomBase62(20)}`;
 }
 
