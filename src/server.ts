@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { AppContext } from "./context.js";
+import { type CarrierSettings, createCarriers } from "./delivery/carriers/wiring.js";
 import { startWorker, type WorkerOptions } from "./delivery/worker.js";
 import type { App } from "./http/types.js";
 import { startMaintenance } from "./maintenance.js";
@@ -13,10 +14,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Serves `app`, with a delivery worker when `options.worker` is given; the worker's carriers
+ * are wired from the carrier settings in `options` (the sandbox alone when there are none).
+ */
 export async function startServer(
   app: App,
   ctx: AppContext,
-  options: { host: string; port: number; worker?: Partial<WorkerOptions> },
+  options: { host: string; port: number; worker?: Partial<WorkerOptions> } & CarrierSettings,
 ): Promise<RunningServer> {
   // A response sent once shutdown has begun closes its connection: a keep-alive connection left
   // open after its in-flight request would hold `app.close()` up until the keep-alive timeout.
@@ -26,7 +31,7 @@ export async function startServer(
   await app.listen({ host: options.host, port: options.port });
   const { address, port } = app.server.address() as AddressInfo;
   const stopMaintenance = startMaintenance(ctx);
-  const worker = options.worker ? startWorker(ctx, options.worker) : undefined;
+  const worker = options.worker ? startWorker(ctx, createCarriers(ctx, options), options.worker) : undefined;
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {

@@ -5,12 +5,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { getBalance, sumLedger } from "../src/accounts/ledger.js";
 import type { AppContext } from "../src/context.js";
 import { claimDueMessages } from "../src/db/queue-claims.js";
-import type { Environment } from "../src/db/schema.js";
+import type { Environment, MessagesTable } from "../src/db/schema.js";
 import type { Carrier, OutboundMessage, SendResult } from "../src/delivery/carrier.js";
+import { createSandboxCarrier, SANDBOX_CARRIER } from "../src/delivery/carriers/sandbox.js";
 import { applyReceipt, failMessage, markSubmitted } from "../src/delivery/status.js";
 import { startWorker } from "../src/delivery/worker.js";
 import { sendSms } from "../src/sms/send.js";
-import { openTestContext, TEST_SECRET, TestClock } from "./helpers/context.js";
+import { openTestContext, TEST_SECRET, TestClock, testCarriers } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 import { countQueued, drainQueue, waitFor } from "./helpers/delivery.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
@@ -51,6 +52,23 @@ class ScriptedCarrier implements Carrier {
   }
 }
 
+/** What the worker hands a carrier for a queued SMS (no OTP: nothing sealed). */
+function sandboxOutbound(row: MessagesTable): OutboundMessage {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    environment: row.environment,
+    channel: row.channel,
+    to: row.recipient,
+    sender: row.sender,
+    templateId: row.template_id,
+    entityId: row.entity_id,
+    text: row.text,
+    encoding: row.encoding,
+    segments: row.segments,
+  };
+}
+
 async function messageRow(ctx: AppContext, id: string) {
   return ctx.db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 }
@@ -86,7 +104,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     const { send } = await sendingAccount(ctx, "live");
     const message = await send();
 
-    const worker = startWorker(ctx, { pollIntervalMs: 5 });
+    const worker = startWorker(ctx, testCarriers(ctx), { pollIntervalMs: 5 });
     await waitFor(async () => (await messageRow(ctx, message.id)).attempts === 1, 5_000);
     const waiting = await messageRow(ctx, message.id);
     expect(waiting).toMatchObject({ status: "queued", error_code: "throttled", lease_owner: null });
@@ -112,7 +130,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     const rejected = await send("+919876500000");
     const flaky = await send("+919876500001");
 
-    const worker = startWorker(ctx, { pollIntervalMs: 5 });
+    const worker = startWorker(ctx, testCarriers(ctx), { pollIntervalMs: 5 });
     await waitFor(async () => (await messageRow(ctx, rejected.id)).status === "failed", 5_000);
     await waitFor(async () => (await messageRow(ctx, flaky.id)).attempts === 1, 5_000);
     await worker.stop();
@@ -172,6 +190,62 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       "late-1",
     ]);
     expect(late).toBe(false);
+  });
+
+  it("writes the sandbox inbox entry only with the acceptance that holds the lease", async () => {
+    const clock = new TestClock();
+    const ctx = await open({ clock });
+    const { send } = await sendingAccount(ctx, "sandbox");
+    const message = await send();
+    const claimAs = async (owner: string) => {
+      const [row] = await claimDueMessages(ctx.db, ctx.dialect, {
+        owner,
+        limit: 10,
+        now: clock.now().toISOString(),
+        leaseUntil: new Date(clock.now().getTime() + 30_000).toISOString(),
+      });
+      if (row?.id !== message.id) throw new Error(`${owner} could not claim the message`);
+      return row;
+    };
+    /** One worker's delivery: the sandbox's answer, then recording it under that worker's lease. */
+    const deliverAs = async (owner: string, row: MessagesTable) => {
+      const result = await createSandboxCarrier().send(sandboxOutbound(row));
+      if (result.outcome !== "accepted") throw new Error(`not accepted: ${JSON.stringify(result)}`);
+      const { carrierMessageIds, receipts, inbox } = result;
+      const lease = { messageId: row.id, owner };
+      return markSubmitted(ctx, lease, SANDBOX_CARRIER, carrierMessageIds, receipts, inbox);
+    };
+    const inbox = () =>
+      ctx.db.selectFrom("sandbox_messages").selectAll().where("message_id", "=", message.id).execute();
+
+    const slow = await claimAs("wkr_slow");
+    clock.advance(31);
+    const other = await claimAs("wkr_other");
+    // The slow worker's send comes back after its lease went to another: its update loses.
+    expect(await deliverAs("wkr_slow", slow)).toBe(false);
+    expect(await inbox()).toEqual([]);
+    expect(await messageRow(ctx, message.id)).toMatchObject({ status: "queued", lease_owner: "wkr_other" });
+
+    expect(await deliverAs("wkr_other", other)).toBe(true);
+    // Once more, now that the message is no longer queued.
+    expect(await deliverAs("wkr_slow", slow)).toBe(false);
+    const [part] = await ctx.db
+      .selectFrom("carrier_messages")
+      .select("carrier_message_id")
+      .where("message_id", "=", message.id)
+      .execute();
+    expect(await inbox()).toEqual([
+      {
+        id: part?.carrier_message_id,
+        account_id: slow.account_id,
+        message_id: message.id,
+        channel: "sms",
+        recipient: message.to,
+        text: message.text,
+        created_at: clock.now().toISOString(),
+      },
+    ]);
+    expect(await messageRow(ctx, message.id)).toMatchObject({ status: "delivered" });
   });
 
   it("marks a multi-part message delivered when every part is, undelivered when one is not", async () => {
@@ -236,8 +310,8 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       for (let i = 0; i < 400; i++) ids.add((await send(`+9198765${String(i).padStart(5, "0")}`)).id);
 
       const workers = [
-        startWorker(first, { batchSize: 20, pollIntervalMs: 5 }),
-        startWorker(second, { batchSize: 20, pollIntervalMs: 5 }),
+        startWorker(first, testCarriers(first), { batchSize: 20, pollIntervalMs: 5 }),
+        startWorker(second, testCarriers(second), { batchSize: 20, pollIntervalMs: 5 }),
       ];
       await waitFor(async () => (await countQueued(first)) === 0, 20_000);
       await Promise.all(workers.map((w) => w.stop()));
@@ -316,6 +390,8 @@ describe("a worker process killed mid-batch", () => {
       expect((await once(worker, "exit"))[0]).toBe(0);
 
       const inbox = await ctx.db.selectFrom("sandbox_messages").select("message_id").execute();
+      // Exactly one inbox entry per message: none for a send whose acceptance the kill lost.
+      expect(inbox).toHaveLength(total);
       expect(new Set(inbox.map((row) => row.message_id))).toEqual(new Set(ids));
       expect(await countQueued(ctx)).toBe(0);
     } finally {

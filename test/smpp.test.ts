@@ -5,7 +5,7 @@ import type { AppContext } from "../src/context.js";
 import type { SmppCarrier } from "../src/delivery/carriers/smpp.js";
 import { type RunningWorker, startWorker } from "../src/delivery/worker.js";
 import { sendSms } from "../src/sms/send.js";
-import { openTestContext } from "./helpers/context.js";
+import { openTestContext, testCarriers } from "./helpers/context.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { countQueued, waitFor } from "./helpers/delivery.js";
 import { registerDlt, TEST_ENTITY_ID } from "./helpers/dlt-fixtures.js";
@@ -74,8 +74,9 @@ describe("live SMS over SMPP to a loopback SMSC", () => {
     const principal = { accountId, environment: "live" as const, keyId: "key_test" };
     const send = (to = "+919876543210", code = "1234") =>
       sendSms(current, principal, { to, sender: "DAKIYA", template_id: TEMPLATE_ID, variables: { code } });
-    worker = startWorker(current, { pollIntervalMs: 5, batchSize: 50 });
-    const carrier = current.carriers.live.sms as SmppCarrier;
+    const carriers = testCarriers(current);
+    worker = startWorker(current, carriers, { pollIntervalMs: 5, batchSize: 50 });
+    const carrier = carriers.live.sms as SmppCarrier;
     return { ctx: current, accountId, send, principal, carrier };
   }
 

@@ -4,6 +4,15 @@ import type { AppContext } from "../context.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
+import { formatInr } from "../money.js";
+
+/**
+ * The most credits may bring a balance to: ₹900,000,000,000.0000. Balances are JavaScript numbers
+ * of 1/10,000 INR, exact only up to 2^53 − 1 (Number.MAX_SAFE_INTEGER, about ₹900,719,925,474),
+ * and no change may ever take a balance past that. The gap between the two (about ₹719 million)
+ * lets refunds of charges made near the maximum go through.
+ */
+export const MAX_CREDITED_BALANCE = 9_000_000_000_000_000;
 
 export interface LedgerChange {
   accountId: string;
@@ -25,13 +34,16 @@ export interface LedgerEntry {
 
 /**
  * Moves a balance and records why, inside the caller's transaction, so the change commits or
- * rolls back with whatever it pays for. The update is guarded: a debit the balance cannot cover
- * changes nothing and throws `insufficient_balance`.
+ * rolls back with whatever it pays for. The update is guarded, so concurrent changes cannot step
+ * over either bound: a debit the balance cannot cover changes nothing and throws
+ * `insufficient_balance`; a change that would take the balance past `ceiling` changes nothing and
+ * throws `invalid_request` (`param` `amount`).
  */
 export async function applyLedgerChange(
   trx: DbOrTrx,
   clock: AppContext["clock"],
   change: LedgerChange,
+  ceiling: number = Number.MAX_SAFE_INTEGER,
 ): Promise<LedgerEntry> {
   if (!Number.isSafeInteger(change.amount) || change.amount === 0) {
     throw new RangeError(`ledger amount must be a non-zero integer, got ${change.amount}`);
@@ -43,6 +55,7 @@ export async function applyLedgerChange(
     .where("account_id", "=", change.accountId)
     .where("environment", "=", change.environment)
     .where(sql<boolean>`balance + ${change.amount} >= 0`)
+    .where(sql<boolean>`balance + ${change.amount} <= ${ceiling}`)
     .returning("balance")
     .executeTakeFirst();
   if (!updated) {
@@ -53,6 +66,13 @@ export async function applyLedgerChange(
       .where("environment", "=", change.environment)
       .executeTakeFirst();
     if (!exists) throw new ApiError("not_found", `No account ${change.accountId}.`, "account");
+    if (change.amount > 0) {
+      throw new ApiError(
+        "invalid_request",
+        `The ${change.environment} balance cannot go above ₹${formatInr(ceiling)}.`,
+        "amount",
+      );
+    }
     throw new ApiError("insufficient_balance", `The ${change.environment} balance cannot pay for this.`);
   }
   const entry: LedgerEntry = {
@@ -80,6 +100,17 @@ export async function applyLedgerChange(
 /** A ledger change in a transaction of its own. */
 export function changeBalance(ctx: AppContext, change: LedgerChange): Promise<LedgerEntry> {
   return ctx.db.transaction().execute((trx) => applyLedgerChange(trx, ctx.clock, change));
+}
+
+/**
+ * Credits bought or granted (the operator's `credits add`, the dashboard's sandbox top-up), in a
+ * transaction of their own. They may bring the balance up to MAX_CREDITED_BALANCE and no further.
+ */
+export function addCredits(ctx: AppContext, credit: LedgerChange): Promise<LedgerEntry> {
+  if (credit.amount <= 0) throw new RangeError(`credits must be positive, got ${credit.amount}`);
+  return ctx.db
+    .transaction()
+    .execute((trx) => applyLedgerChange(trx, ctx.clock, credit, MAX_CREDITED_BALANCE));
 }
 
 export async function getBalance(db: DbOrTrx, accountId: string, environment: Environment): Promise<number> {

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { createAccount } from "../accounts/accounts.js";
-import { changeBalance } from "../accounts/ledger.js";
+import { addCredits } from "../accounts/ledger.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
 import { formatInr, parseInr } from "../money.js";
 import { commandGroup, type OutputOptions, print, withContext } from "./run.js";
@@ -36,7 +36,7 @@ export function accountCommands(program: Command, output: () => OutputOptions): 
     .action(
       async (opts: { account: string; environment: Environment; amount: number; reference?: string }) => {
         const entry = await withContext((ctx) =>
-          changeBalance(ctx, {
+          addCredits(ctx, {
             accountId: opts.account,
             environment: opts.environment,
             amount: opts.amount,

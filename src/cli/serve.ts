@@ -4,6 +4,7 @@ import { loadConfig } from "../config.js";
 import { type AppContext, createContext } from "../context.js";
 import { openDatabase } from "../db/database.js";
 import { migrateToLatest } from "../db/migrate.js";
+import { createCarriers } from "../delivery/carriers/wiring.js";
 import { startWorker } from "../delivery/worker.js";
 import { startServer } from "../server.js";
 import { type OutputOptions, print } from "./run.js";
@@ -26,7 +27,7 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
     .action(async () => {
       const config = loadConfig();
       const ctx = await createContext(config);
-      const worker = startWorker(ctx, config.worker);
+      const worker = startWorker(ctx, createCarriers(ctx, config), config.worker);
       stopOnSignal(ctx, "shutting down: finishing the messages in hand", async () => {
         await worker.stop();
         await ctx.close();

@@ -35,9 +35,23 @@ export interface Receipt {
   errorMessage?: string;
 }
 
+/** What the sandbox inbox shows of one sandbox delivery (API.md §7). */
+export interface SandboxInboxEntry {
+  id: string;
+  accountId: string;
+  channel: Channel;
+  to: string;
+  /** Exactly what would have been sent or spoken. */
+  text: string;
+}
+
 export type SendResult =
-  /** The carrier took the message; one id per part. `receipts` are reports already known at acceptance. */
-  | { outcome: "accepted"; carrierMessageIds: string[]; receipts?: Receipt[] }
+  /**
+   * The carrier took the message; one id per part. `receipts` are reports already known at
+   * acceptance; `inbox` is the sandbox inbox entry the acceptance produces. Both are recorded in
+   * the transaction that records the acceptance.
+   */
+  | { outcome: "accepted"; carrierMessageIds: string[]; receipts?: Receipt[]; inbox?: SandboxInboxEntry }
   /** Try again later (throttled, queue full, connection down). */
   | { outcome: "retryable"; errorCode: string; errorMessage: string; retryAfterSeconds?: number }
   /** Never going to be accepted: the message fails and its charge is refunded. */

@@ -36,11 +36,7 @@ export function healthRoutes(app: App, ctx: AppContext): void {
         ctx.log.warn({ err: error }, "readiness check: database unreachable");
         throw new ApiError("unavailable", "The database is unreachable.");
       }
-      const carriers: Record<string, Record<string, unknown>> = {};
-      for (const [channel, carrier] of Object.entries(ctx.carriers.live)) {
-        if (carrier.status) carriers[`${channel}:${carrier.name}`] = carrier.status();
-      }
-      return { status: "ready", carriers };
+      return { status: "ready", carriers: ctx.carrierBoard.statuses() };
     },
   );
 }

@@ -1,4 +1,6 @@
 import type { AppContext } from "../context.js";
+import type { DbOrTrx } from "../db/schema.js";
+import type { SandboxInboxEntry } from "../delivery/carrier.js";
 
 export interface InboxItem {
   id: string;
@@ -21,4 +23,25 @@ export async function listSandboxInbox(
     .where("account_id", "=", accountId);
   if (options.to !== undefined) query = query.where("recipient", "=", options.to);
   return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(options.limit).execute();
+}
+
+/** Stores a sandbox delivery's inbox entry; called in the transaction that records the acceptance. */
+export async function addToSandboxInbox(
+  trx: DbOrTrx,
+  messageId: string,
+  entry: SandboxInboxEntry,
+  now: string,
+): Promise<void> {
+  await trx
+    .insertInto("sandbox_messages")
+    .values({
+      id: entry.id,
+      account_id: entry.accountId,
+      message_id: messageId,
+      channel: entry.channel,
+      recipient: entry.to,
+      text: entry.text,
+      created_at: now,
+    })
+    .execute();
 }

@@ -1,11 +1,15 @@
 import type { Clock } from "../../src/clock.js";
-import { loadConfig } from "../../src/config.js";
+import { type Config, loadConfig } from "../../src/config.js";
 import { type AppContext, createContext } from "../../src/context.js";
-import type { Environment } from "../../src/db/schema.js";
+import type { Channel, Environment } from "../../src/db/schema.js";
 import type { Carriers } from "../../src/delivery/carrier.js";
+import { createCarriers } from "../../src/delivery/carriers/wiring.js";
 import { createLogger, type Logger } from "../../src/logger.js";
 
 export const TEST_SECRET = "test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
+
+/** For tests that load one key on purpose: its request limit would answer 429s they are not about. */
+export const UNLIMITED_REQUESTS = { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" };
 
 /** A clock that stands still until a test moves it. */
 export class TestClock implements Clock {
@@ -24,7 +28,14 @@ export class TestClock implements Clock {
   }
 }
 
-export function openTestContext(
+/** What a worker on a test context is wired from: the test's configuration and live carriers. */
+const carrierWiring = new WeakMap<AppContext, { config: Config; liveCarriers: Carriers["live"] }>();
+
+/**
+ * A context on `databaseUrl` with the test secret and a silent log. `liveCarriers` count as
+ * configured live channels, and workers started with `testCarriers` send through them.
+ */
+export async function openTestContext(
   databaseUrl: string,
   options: { clock?: Clock; log?: Logger; liveCarriers?: Carriers["live"]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<AppContext> {
@@ -34,11 +45,25 @@ export function openTestContext(
     LOG_LEVEL: "silent",
     ...options.env,
   });
-  return createContext(config, {
+  const liveCarriers = options.liveCarriers ?? {};
+  const ctx = await createContext(config, {
     clock: options.clock ?? new TestClock(),
     log: options.log ?? createLogger("silent"),
-    liveCarriers: options.liveCarriers ?? {},
+    liveChannels: Object.keys(liveCarriers) as Channel[],
   });
+  carrierWiring.set(ctx, { config, liveCarriers });
+  return ctx;
+}
+
+/**
+ * Carriers for a worker on a context from `openTestContext`, wired as `dakiya serve` wires them:
+ * the sandbox, the test's live carriers, and those its `env` configures (new ones each call,
+ * since a worker closes its carriers when it stops).
+ */
+export function testCarriers(ctx: AppContext): Carriers {
+  const wiring = carrierWiring.get(ctx);
+  if (!wiring) throw new Error("testCarriers needs a context from openTestContext");
+  return createCarriers(ctx, wiring.config, wiring.liveCarriers);
 }
 
 export type { Environment };

@@ -1,5 +1,6 @@
 import type { AppContext } from "../../src/context.js";
 import { type RunningWorker, startWorker, type WorkerOptions } from "../../src/delivery/worker.js";
+import { testCarriers } from "./context.js";
 
 /** Runs a real worker until no message is queued any more (or `timeoutMs` passes), then stops it. */
 export async function drainQueue(
@@ -7,7 +8,7 @@ export async function drainQueue(
   options: Partial<WorkerOptions> = {},
   timeoutMs = 10_000,
 ): Promise<void> {
-  const worker = startWorker(ctx, { pollIntervalMs: 10, ...options });
+  const worker = startWorker(ctx, testCarriers(ctx), { pollIntervalMs: 10, ...options });
   try {
     await waitFor(async () => (await countQueued(ctx)) === 0, timeoutMs);
   } finally {

@@ -23,7 +23,12 @@ export interface TestInstances {
  */
 export async function openTestInstances(
   dialect: Dialect,
-  options: { secondInstance: boolean; setup?: (app: App, ctx: AppContext) => void },
+  options: {
+    secondInstance: boolean;
+    setup?: (app: App, ctx: AppContext) => void;
+    /** Settings for both instances, over the test defaults (e.g. small rate limits). */
+    env?: NodeJS.ProcessEnv;
+  },
 ): Promise<TestInstances> {
   const database = await createTestDatabase(dialect);
   const clock = new TestClock();
@@ -37,7 +42,7 @@ export async function openTestInstances(
   }
 
   async function open(): Promise<{ ctx: AppContext; app: App }> {
-    const ctx = await openTestContext(database.url, { clock });
+    const ctx = await openTestContext(database.url, { clock, env: options.env });
     contexts.push(ctx);
     const app = await buildApp(ctx);
     apps.push(app);

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { changeBalance, getBalance } from "../../accounts/ledger.js";
+import { addCredits, getBalance } from "../../accounts/ledger.js";
 import type { AppContext } from "../../context.js";
 import { ApiError } from "../../errors.js";
 import type { App } from "../../http/types.js";
@@ -49,7 +49,7 @@ export function overviewRoutes(app: App, ctx: AppContext): void {
           "amount",
         );
       }
-      const entry = await changeBalance(ctx, {
+      const entry = await addCredits(ctx, {
         accountId: sessionOf(request).accountId,
         environment: "sandbox",
         amount,

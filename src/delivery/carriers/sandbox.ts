@@ -1,5 +1,3 @@
-import { isoNow } from "../../clock.js";
-import type { AppContext } from "../../context.js";
 import { newId } from "../../ids.js";
 import type { Carrier, OutboundMessage, Receipt, SendResult } from "../carrier.js";
 
@@ -15,9 +13,11 @@ const TEST_NUMBERS: Record<string, "invalid_number" | "dnd_blocked" | "carrier_r
 
 /**
  * Delivers into the sandbox inbox and never off the machine. Outcomes go through the same
- * paths a real carrier's answers take: acceptance, receipts, permanent failure.
+ * paths a real carrier's answers take: acceptance, receipts, permanent failure. It writes
+ * nothing itself: the inbox entry it answers with is stored with the acceptance, so a message
+ * gets one entry however often a crash or a lost lease makes it be sent again.
  */
-export function createSandboxCarrier(ctx: Pick<AppContext, "db" | "clock">): Carrier {
+export function createSandboxCarrier(): Carrier {
   return {
     name: SANDBOX_CARRIER,
     async send(message: OutboundMessage): Promise<SendResult> {
@@ -30,22 +30,17 @@ export function createSandboxCarrier(ctx: Pick<AppContext, "db" | "clock">): Car
         };
       }
       const carrierMessageId = newId("sbx");
-      await ctx.db
-        .insertInto("sandbox_messages")
-        .values({
-          id: carrierMessageId,
-          account_id: message.accountId,
-          message_id: message.id,
-          channel: message.channel,
-          recipient: message.to,
-          text: message.text,
-          created_at: isoNow(ctx.clock),
-        })
-        .execute();
       return {
         outcome: "accepted",
         carrierMessageIds: [carrierMessageId],
         receipts: receiptFor(carrierMessageId, behaviour),
+        inbox: {
+          id: carrierMessageId,
+          accountId: message.accountId,
+          channel: message.channel,
+          to: message.to,
+          text: message.text,
+        },
       };
     },
   };

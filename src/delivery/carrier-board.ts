@@ -1,0 +1,29 @@
+import type { Carriers } from "./carrier.js";
+
+/**
+ * The live carriers the delivery workers of this process send through, as /readyz shows them.
+ * A worker puts its carriers up while it runs; the board depends on no delivery code, so the
+ * HTTP side reads it without importing the worker or the carriers.
+ */
+export class CarrierBoard {
+  readonly #shown = new Set<Carriers["live"]>();
+
+  /** Shows `live` until the returned function is called. */
+  show(live: Carriers["live"]): () => void {
+    this.#shown.add(live);
+    return () => {
+      this.#shown.delete(live);
+    };
+  }
+
+  /** Each shown carrier's connection, under `channel:name`, e.g. `sms:smpp`. */
+  statuses(): Record<string, Record<string, unknown>> {
+    const statuses: Record<string, Record<string, unknown>> = {};
+    for (const live of this.#shown) {
+      for (const [channel, carrier] of Object.entries(live)) {
+        if (carrier.status) statuses[`${channel}:${carrier.name}`] = carrier.status();
+      }
+    }
+    return statuses;
+  }
+}

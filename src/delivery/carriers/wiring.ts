@@ -1,0 +1,36 @@
+import type { Config } from "../../config.js";
+import type { AppContext } from "../../context.js";
+import type { Carriers } from "../carrier.js";
+import { applyReceipt } from "../status.js";
+import { createSandboxCarrier } from "./sandbox.js";
+import { createSmppCarrier } from "./smpp.js";
+import { createVoiceCarrier } from "./voice.js";
+import { createWhatsAppCarrier } from "./whatsapp.js";
+
+/** The carrier settings of the configuration; a channel left `undefined` has no live carrier. */
+export type CarrierSettings = Partial<Pick<Config, "smpp" | "whatsapp" | "voice">>;
+
+/**
+ * The carriers a delivery worker sends through: the sandbox inbox, and a live carrier for each
+ * channel the settings configure (the channels `AppContext.liveChannels` lists for the same
+ * configuration). `live` puts carriers of the caller's own on channels (tests do).
+ */
+export function createCarriers(
+  ctx: AppContext,
+  settings: CarrierSettings,
+  live: Carriers["live"] = {},
+): Carriers {
+  const carriers: Carriers["live"] = { ...live };
+  if (settings.smpp && !carriers.sms) {
+    carriers.sms = createSmppCarrier(settings.smpp, {
+      log: ctx.log,
+      onReceipt: (receipt) => applyReceipt(ctx, receipt),
+    });
+  }
+  if (settings.whatsapp && !carriers.whatsapp) {
+    carriers.whatsapp = createWhatsAppCarrier(settings.whatsapp, { log: ctx.log });
+  }
+  if (settings.voice && !carriers.voice)
+    carriers.voice = createVoiceCarrier(settings.voice, { log: ctx.log });
+  return { sandbox: createSandboxCarrier(), live: carriers };
+}
