@@ -9,17 +9,23 @@ import { dashboardRoutes } from "./dashboard/routes.js";
 import { voiceWebhookRoutes } from "./delivery/carriers/voice-webhook.js";
 import { whatsappWebhookRoutes } from "./delivery/carriers/whatsapp-webhook.js";
 import { ApiError } from "./errors.js";
+import { eventRoutes } from "./events/routes.js";
 import { registerApiKeyAuth } from "./http/auth.js";
+import { createClientErrorHandler } from "./http/client-errors.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { healthRoutes } from "./http/health.js";
 import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js";
+import { RequestLogController } from "./http/request-log.js";
+import { answerFrameworkError, registerTextSafety } from "./http/text-safety.js";
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
 import { DEFAULT_WEB_ROOT, registerWeb } from "./http/web.js";
 import { registerIdempotency } from "./idempotency/hooks.js";
 import { otpRoutes } from "./otp/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
+import { smsListRoutes } from "./sms/list-routes.js";
 import { smsRoutes } from "./sms/routes.js";
+import { webhookRoutes } from "./webhooks/routes.js";
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -35,11 +41,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: generateRequestId,
     requestIdHeader: false,
+    frameworkErrors: answerFrameworkError,
+    logController: new RequestLogController(),
+    clientErrorHandler: createClientErrorHandler(ctx.log),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const pageFallback = await registerWeb(app, options.webRoot ?? DEFAULT_WEB_ROOT);
   registerErrorHandling(app, pageFallback);
   registerValidation(app);
+  registerTextSafety(app);
   registerRequestIdHeader(app);
   registerApiKeyAuth(app, ctx);
   await registerDashboardAuth(app, ctx);
@@ -50,7 +60,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   healthRoutes(app, ctx);
   balanceRoutes(app, ctx);
   smsRoutes(app, ctx);
+  smsListRoutes(app, ctx);
   otpRoutes(app, ctx);
+  eventRoutes(app, ctx);
+  webhookRoutes(app, ctx);
   if (ctx.webhooks.whatsapp) whatsappWebhookRoutes(app, ctx, ctx.webhooks.whatsapp);
   if (ctx.webhooks.voice) voiceWebhookRoutes(app, ctx, ctx.webhooks.voice);
   sandboxRoutes(app, ctx);

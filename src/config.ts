@@ -4,8 +4,9 @@ import { parseWhatsAppConfig, type WhatsAppConfig } from "./delivery/carriers/wh
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./delivery/worker-options.js";
 import { integerFromEnv } from "./env.js";
 import { ConfigError } from "./errors.js";
-import { parseInr } from "./money.js";
-import { DEFAULT_PRICES, type PriceList } from "./sms/pricing.js";
+import { formatInr, parseInr } from "./money.js";
+import { DEFAULT_PRICES, MAX_UNIT_PRICE, type PriceList } from "./sms/pricing.js";
+import { parseWebhookSettings, type WebhookSettings } from "./webhooks/settings.js";
 
 /** The operator's abuse limits on OTP sends. */
 export interface OtpLimits {
@@ -13,6 +14,16 @@ export interface OtpLimits {
   sendsPerNumberPerHour: number;
   /** So a leaked key cannot drain a balance in minutes. */
   sendsPerAccountPerHour: number;
+}
+
+/** Request limits of API keys and the SMS recipient cap (API.md §8a). */
+export interface RateLimits {
+  /** Requests a minute per key, unless the key has its own: the token bucket's refill rate. */
+  perMinute: number;
+  /** The bucket's size: how many requests a key may make at once. Never more than its per-minute rate. */
+  burst: number;
+  /** Distinct numbers an account (per environment) may send SMS to in a clock hour. */
+  smsRecipientsPerHour: number;
 }
 
 export interface Config {
@@ -28,7 +39,10 @@ export interface Config {
   prices: PriceList;
   /** Longest value a DLT template variable may take (DLT's limit; sources say 20 to 40). */
   maxVariableLength: number;
+  /** How long a request holds its Idempotency-Key before a retry may take over from a crashed holder. */
+  idempotencyLockSeconds: number;
   otpLimits: OtpLimits;
+  rateLimits: RateLimits;
   worker: WorkerOptions;
   /** Live SMS over SMPP; `undefined` when SMPP_URL is unset. */
   smpp: SmppConfig | undefined;
@@ -36,7 +50,12 @@ export interface Config {
   whatsapp: WhatsAppConfig | undefined;
   /** Live voice calls; `undefined` when not configured. */
   voice: VoiceConfig | undefined;
+  /** Delivery of events to customers' webhook endpoints (WEBHOOK_*). */
+  outboundWebhooks: WebhookSettings;
 }
+
+/** Requests a minute, per key or by default: 1 million is about 16,700 a second. */
+export const MAX_RATE_LIMIT = 1_000_000;
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
@@ -62,14 +81,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       voice: parsePrice(env, "PRICE_VOICE_CALL", DEFAULT_PRICES.voice),
     },
     maxVariableLength: integerFromEnv(env, "DLT_MAX_VARIABLE_LENGTH", 30, 1, 200),
+    idempotencyLockSeconds: integerFromEnv(env, "IDEMPOTENCY_LOCK_SECONDS", 60, 1, 3600),
     otpLimits: {
       sendsPerOtp: integerFromEnv(env, "OTP_MAX_SENDS_PER_OTP", 5, 1, 100),
       sendsPerNumberPerHour: integerFromEnv(env, "OTP_MAX_SENDS_PER_NUMBER_PER_HOUR", 10, 1, 10_000),
       sendsPerAccountPerHour: integerFromEnv(env, "OTP_MAX_SENDS_PER_ACCOUNT_PER_HOUR", 1_000, 1, 10_000_000),
     },
+    rateLimits: {
+      perMinute: integerFromEnv(env, "RATE_LIMIT_PER_MINUTE", 1_000, 1, MAX_RATE_LIMIT),
+      burst: integerFromEnv(env, "RATE_LIMIT_BURST", 100, 1, MAX_RATE_LIMIT),
+      smsRecipientsPerHour: integerFromEnv(
+        env,
+        "SMS_MAX_RECIPIENTS_PER_ACCOUNT_PER_HOUR",
+        10_000,
+        1,
+        10_000_000,
+      ),
+    },
     smpp: parseSmppConfig(env),
     whatsapp: parseWhatsAppConfig(env),
     voice: parseVoiceConfig(env),
+    outboundWebhooks: parseWebhookSettings(env),
     worker: {
       batchSize: integerFromEnv(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
       leaseSeconds: integerFromEnv(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),
@@ -98,6 +130,10 @@ function parsePrice(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   const value = env[name];
   if (value === undefined || value === "") return fallback;
   const units = parseInr(value);
-  if (units === undefined) throw new ConfigError(`${name} must be an INR amount like 0.2500, got "${value}"`);
+  if (units === undefined || units > MAX_UNIT_PRICE) {
+    throw new ConfigError(
+      `${name} must be an INR amount from 0 to ${formatInr(MAX_UNIT_PRICE)}, like 0.2500, got "${value}"`,
+    );
+  }
   return units;
 }

@@ -2,19 +2,16 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Clock, systemClock } from "./clock.js";
-import type { Config, OtpLimits } from "./config.js";
+import type { Config, OtpLimits, RateLimits } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
-import type { Db, Dialect } from "./db/schema.js";
-import type { Carriers } from "./delivery/carrier.js";
-import { createSandboxCarrier } from "./delivery/carriers/sandbox.js";
-import { createSmppCarrier } from "./delivery/carriers/smpp.js";
-import { createVoiceCarrier } from "./delivery/carriers/voice.js";
-import { createWhatsAppCarrier } from "./delivery/carriers/whatsapp.js";
+import type { Channel, Db, Dialect } from "./db/schema.js";
+import { CarrierBoard } from "./delivery/carrier-board.js";
 import { QueueSignal } from "./delivery/queue-signal.js";
-import { applyReceipt } from "./delivery/status.js";
 import { createLogger, type Logger } from "./logger.js";
 import type { PriceList } from "./sms/pricing.js";
+import type { WebhookSettings } from "./webhooks/settings.js";
+import { type HostLookup, systemLookup } from "./webhooks/ssrf.js";
 
 export interface AppContext {
   db: Db;
@@ -25,14 +22,22 @@ export interface AppContext {
   /** The server's public base address, when the operator set one. */
   publicUrl: string | undefined;
   log: Logger;
-  carriers: Carriers;
+  /** The channels with a live carrier configured: a live send on any other is `channel_not_configured`. */
+  liveChannels: ReadonlySet<Channel>;
+  /** The live carriers this process's delivery worker sends through, as /readyz shows them. */
+  carrierBoard: CarrierBoard;
   /** Wakes this process's delivery worker when a message is queued. */
   queue: QueueSignal;
   prices: PriceList;
   maxVariableLength: number;
+  /** How long a request holds its Idempotency-Key before a retry may take over from a crashed holder. */
+  idempotencyLockSeconds: number;
   otpLimits: OtpLimits;
+  rateLimits: RateLimits;
   /** Provider settings the webhook routes check signatures with. */
   webhooks: Pick<Config, "whatsapp" | "voice">;
+  /** Delivery to customers' webhook endpoints; `lookup` resolves their hosts (tests swap it). */
+  outboundWebhooks: WebhookSettings & { lookup: HostLookup };
   /** Set once shutdown begins: readiness turns 503 so load balancers stop sending traffic. */
   shuttingDown: boolean;
   close(): Promise<void>;
@@ -41,8 +46,8 @@ export interface AppContext {
 export interface ContextOverrides {
   clock?: Clock;
   log?: Logger;
-  /** Live carriers by channel (tests and later carriers plug in here); sandbox is always built in. */
-  liveCarriers?: Carriers["live"];
+  /** Channels to count as live-configured besides the configuration's (tests bring carriers of their own). */
+  liveChannels?: Channel[];
 }
 
 /** Opens the database, brings its schema up to date and loads the server secret. */
@@ -56,12 +61,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   }
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? createLogger(config.logLevel);
-  const live: Carriers["live"] = { ...overrides.liveCarriers };
-  if (config.smpp && !live.sms) {
-    live.sms = createSmppCarrier(config.smpp, { log, onReceipt: (receipt) => applyReceipt(ctx, receipt) });
-  }
-  if (config.whatsapp && !live.whatsapp) live.whatsapp = createWhatsAppCarrier(config.whatsapp, { log });
-  if (config.voice && !live.voice) live.voice = createVoiceCarrier(config.voice, { log });
   const ctx: AppContext = {
     db,
     dialect,
@@ -69,19 +68,29 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     secret: config.secret ?? loadOrCreateSecret(dataDir),
     publicUrl: config.publicUrl,
     log,
-    carriers: { sandbox: createSandboxCarrier({ db, clock }), live },
+    liveChannels: configuredLiveChannels(config, overrides.liveChannels),
+    carrierBoard: new CarrierBoard(),
     queue: new QueueSignal(),
     prices: config.prices,
     maxVariableLength: config.maxVariableLength,
+    idempotencyLockSeconds: config.idempotencyLockSeconds,
     otpLimits: config.otpLimits,
+    rateLimits: config.rateLimits,
     webhooks: { whatsapp: config.whatsapp, voice: config.voice },
+    outboundWebhooks: { ...config.outboundWebhooks, lookup: systemLookup },
     shuttingDown: false,
-    close: async () => {
-      await Promise.all(Object.values(live).map((carrier) => carrier.close?.()));
-      await db.destroy();
-    },
+    close: () => db.destroy(),
   };
   return ctx;
+}
+
+/** The channels the configuration sets a live carrier up for (`createCarriers` wires them), and `extra`. */
+function configuredLiveChannels(config: Config, extra: Channel[] = []): Set<Channel> {
+  const channels = new Set(extra);
+  if (config.smpp) channels.add("sms");
+  if (config.whatsapp) channels.add("whatsapp");
+  if (config.voice) channels.add("voice");
+  return channels;
 }
 
 function loadOrCreateSecret(dataDir: string | undefined): string {

@@ -13,6 +13,7 @@ describe("configuration from the environment", () => {
       logLevel: "info",
       prices: { sms: 2_500 },
       maxVariableLength: 30,
+      idempotencyLockSeconds: 60,
       worker: { batchSize: 50, leaseSeconds: 30, pollIntervalMs: 250, maxAttempts: 8 },
       smpp: undefined,
     });
@@ -26,6 +27,7 @@ describe("configuration from the environment", () => {
     [{ PRICE_SMS_SEGMENT: "-1" }, /PRICE_SMS_SEGMENT/],
     [{ PRICE_SMS_SEGMENT: "0.12345" }, /PRICE_SMS_SEGMENT/],
     [{ WORKER_BATCH_SIZE: "0" }, /WORKER_BATCH_SIZE/],
+    [{ IDEMPOTENCY_LOCK_SECONDS: "0" }, /IDEMPOTENCY_LOCK_SECONDS/],
     [{ SMPP_URL: "http://x:y@h:1" }, /SMPP_URL/],
     [{ SMPP_URL: "smpp://host:2775" }, /system_id/],
     [{ SMPP_URL: "not a url" }, /SMPP_URL/],

@@ -348,6 +348,7 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
           created_at: key.created_at,
           last_used_at: expect.any(String),
           expires_at: null,
+          rate_limit: null,
         },
       ]);
       expect(listed.body).not.toContain(key.secret.slice(12));

@@ -4,6 +4,9 @@ import * as sms from "./migrations/2026-11-22T0002-sms.js";
 import * as otp from "./migrations/2026-11-22T0003-otp.js";
 import * as dashboard from "./migrations/2026-11-22T0004-dashboard.js";
 import * as otpSendCounters from "./migrations/2026-11-22T0005-otp-send-counters.js";
+import * as rateLimits from "./migrations/2026-11-23T0006-rate-limits.js";
+import * as events from "./migrations/2026-11-23T0007-events.js";
+import * as webhooks from "./migrations/2026-11-23T0008-webhooks.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -13,6 +16,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-22T0003-otp": otp,
   "2026-11-22T0004-dashboard": dashboard,
   "2026-11-22T0005-otp-send-counters": otpSendCounters,
+  "2026-11-23T0006-rate-limits": rateLimits,
+  "2026-11-23T0007-events": events,
+  "2026-11-23T0008-webhooks": webhooks,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -45,6 +45,22 @@ export interface ApiKeysTable {
   last_used_at: Timestamp | null;
   /** Set when the key was rotated with a grace period: it stops working at this time. */
   expires_at: Timestamp | null;
+  /** Requests a minute this key may make; null for the server's default (API.md §8a). */
+  rate_limit: number | null;
+}
+
+/** A key's token bucket (src/keys/rate-limit.ts): the instant it is full again, µs since the epoch. */
+export interface ApiKeyRateBucketsTable {
+  key_id: string;
+  full_at_us: number;
+}
+
+/** The numbers an account has sent SMS to in the clock hour that began at `window_start`. */
+export interface SmsRecipientHoursTable {
+  window_start: Timestamp;
+  account_id: string;
+  environment: Environment;
+  recipient: string;
 }
 
 export interface IdempotencyKeysTable {
@@ -230,6 +246,96 @@ export interface RateLimitCountersTable {
   expires_at: Timestamp;
 }
 
+export const EVENT_TYPES = [
+  "sms.submitted",
+  "sms.delivered",
+  "sms.undelivered",
+  "sms.failed",
+  "otp.sent",
+  "otp.verified",
+  "otp.failed",
+  "webhook.test",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The event outbox (API.md §8): written in the transaction of the change it reports. */
+export interface EventsTable {
+  /** `evt_…` */
+  id: string;
+  account_id: string;
+  environment: Environment;
+  type: EventType;
+  /** JSON: the message or OTP object as the API shows it. */
+  data: string;
+  created_at: Timestamp;
+  /** Feed order, first key: the writing transaction's id on PostgreSQL, 0 on SQLite (src/db/event-order.ts). */
+  txid: number;
+  /** Feed order, second key: 1, 2, … per account, environment and `txid`. */
+  seq: number;
+  /** When the webhook relay made this event's per-endpoint deliveries; null until then. */
+  fanned_out_at: Timestamp | null;
+}
+
+export type WebhookEndpointStatus = "enabled" | "disabled";
+/** Why an endpoint was disabled: by its owner, by a 410 answer, or after 5 days of failures. */
+export type WebhookDisabledReason = "manual" | "gone" | "failing";
+
+export interface WebhookEndpointsTable {
+  /** `whk_…` */
+  id: string;
+  account_id: string;
+  environment: Environment;
+  url: string;
+  /** JSON array of event types, or `["*"]` for all. */
+  events: string;
+  description: string | null;
+  status: WebhookEndpointStatus;
+  disabled_reason: WebhookDisabledReason | null;
+  /** The signing secret (`whsec_…`), sealed with the server secret: it is shown again on request. */
+  secret_sealed: string;
+  /** After a rotation, the replaced secret keeps signing too until `previous_secret_expires_at`. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Timestamp | null;
+  /** When the current run of failed attempts began; null after any success. */
+  failing_since: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type WebhookDeliveryState = "pending" | "succeeded" | "failed";
+
+/** One event to one endpoint: a queue entry that workers claim with a lease. */
+export interface WebhookDeliveriesTable {
+  /** `{endpoint_id}:{event_id}` */
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  state: WebhookDeliveryState;
+  /** Attempts made so far; the next waits the retry schedule's entry for this count. */
+  attempts: number;
+  /** When a pending delivery is next due; null once it has ended. */
+  next_attempt_at: Timestamp | null;
+  lease_owner: string | null;
+  lease_until: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  /** 1 for the first attempt of a delivery (a replay starts again at 1). */
+  attempt: number;
+  /** The answer's HTTP status; null when none came (refused, unreachable, timed out). */
+  status_code: number | null;
+  /** A short reason for a failure; null on success. Never the secret or the payload. */
+  error: string | null;
+  duration_ms: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   balances: BalancesTable;
@@ -246,6 +352,12 @@ export interface Database {
   otp_deliveries: OtpDeliveriesTable;
   dashboard_sessions: DashboardSessionsTable;
   rate_limit_counters: RateLimitCountersTable;
+  api_key_rate_buckets: ApiKeyRateBucketsTable;
+  sms_recipient_hours: SmsRecipientHoursTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type Db = Kysely<Database>;

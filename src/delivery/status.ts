@@ -3,7 +3,9 @@ import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { Database } from "../db/schema.js";
-import type { Receipt } from "./carrier.js";
+import { recordMessageEvent } from "../events/emit.js";
+import { addToSandboxInbox } from "../sandbox/inbox.js";
+import type { Receipt, SandboxInboxEntry } from "./carrier.js";
 
 /** The claim a worker holds on a message while it delivers it. */
 export interface Lease {
@@ -13,8 +15,8 @@ export interface Lease {
 
 /**
  * The carrier took the message: record its part ids and leave the queue. Receipts the carrier
- * already knows (the sandbox's) are recorded in the same transaction, so a crash cannot keep
- * the acceptance and lose them.
+ * already knows and the sandbox inbox entry (the sandbox's) are recorded in the same
+ * transaction, so a crash cannot keep the acceptance and lose them, and a lost lease adds nothing.
  */
 export async function markSubmitted(
   ctx: AppContext,
@@ -22,6 +24,7 @@ export async function markSubmitted(
   carrier: string,
   carrierMessageIds: string[],
   receipts: Receipt[] = [],
+  inbox?: SandboxInboxEntry,
 ): Promise<boolean> {
   const now = isoNow(ctx.clock);
   return ctx.db.transaction().execute(async (trx) => {
@@ -43,8 +46,9 @@ export async function markSubmitted(
       .where("id", "=", lease.messageId)
       .where("status", "=", "queued")
       .where("lease_owner", "=", lease.owner)
+      .returningAll()
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
+    if (!updated) return false;
     if (carrierMessageIds.length > 0) {
       await trx
         .insertInto("carrier_messages")
@@ -61,7 +65,9 @@ export async function markSubmitted(
         )
         .execute();
     }
-    for (const receipt of receipts) await recordReceipt(trx, now, receipt);
+    if (inbox) await addToSandboxInbox(trx, lease.messageId, inbox, now);
+    await recordMessageEvent(trx, ctx, "sms.submitted", updated, carrierMessageIds);
+    for (const receipt of receipts) await recordReceipt(trx, ctx, now, receipt);
     return true;
   });
 }
@@ -119,10 +125,10 @@ export async function failMessage(
       .where("id", "=", messageId)
       .where("status", "=", "queued");
     if (owner !== undefined) update = update.where("lease_owner", "=", owner);
-    const failed = await update
-      .returning(["account_id", "environment", "cost", "channel"])
-      .executeTakeFirst();
+    const failed = await update.returningAll().executeTakeFirst();
     if (!failed) return false;
+    // Only a message no carrier accepted fails, so it has no carrier message ids.
+    await recordMessageEvent(trx, ctx, "sms.failed", failed, []);
     const cost = Number(failed.cost);
     if (cost > 0) {
       await applyLedgerChange(trx, ctx.clock, {
@@ -143,10 +149,15 @@ export async function failMessage(
  * Returns false for a carrier message id Dakiya does not know.
  */
 export function applyReceipt(ctx: AppContext, receipt: Receipt): Promise<boolean> {
-  return ctx.db.transaction().execute((trx) => recordReceipt(trx, isoNow(ctx.clock), receipt));
+  return ctx.db.transaction().execute((trx) => recordReceipt(trx, ctx, isoNow(ctx.clock), receipt));
 }
 
-async function recordReceipt(trx: Transaction<Database>, now: string, receipt: Receipt): Promise<boolean> {
+async function recordReceipt(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  now: string,
+  receipt: Receipt,
+): Promise<boolean> {
   const part = await trx
     .updateTable("carrier_messages")
     .set({ status: receipt.state, error_code: receipt.errorCode ?? null, updated_at: now })
@@ -157,7 +168,7 @@ async function recordReceipt(trx: Transaction<Database>, now: string, receipt: R
   if (!part) return false;
 
   if (receipt.state === "undelivered") {
-    await trx
+    const undelivered = await trx
       .updateTable("messages")
       .set({
         status: "undelivered",
@@ -168,22 +179,47 @@ async function recordReceipt(trx: Transaction<Database>, now: string, receipt: R
       })
       .where("id", "=", part.message_id)
       .where("status", "=", "submitted")
-      .execute();
+      .returningAll()
+      .executeTakeFirst();
+    if (undelivered) {
+      const parts = await partsOf(trx, part.message_id);
+      await recordMessageEvent(
+        trx,
+        ctx,
+        "sms.undelivered",
+        undelivered,
+        parts.map((p) => p.carrier_message_id),
+      );
+    }
     return true;
   }
-  const pending = await trx
-    .selectFrom("carrier_messages")
-    .select("carrier_message_id")
-    .where("message_id", "=", part.message_id)
-    .where("status", "!=", "delivered")
-    .executeTakeFirst();
-  if (!pending) {
-    await trx
+  const parts = await partsOf(trx, part.message_id);
+  if (parts.every((p) => p.status === "delivered")) {
+    const delivered = await trx
       .updateTable("messages")
       .set({ status: "delivered", delivered_at: now, updated_at: now })
       .where("id", "=", part.message_id)
       .where("status", "=", "submitted")
-      .execute();
+      .returningAll()
+      .executeTakeFirst();
+    if (delivered) {
+      await recordMessageEvent(
+        trx,
+        ctx,
+        "sms.delivered",
+        delivered,
+        parts.map((p) => p.carrier_message_id),
+      );
+    }
   }
   return true;
+}
+
+function partsOf(trx: Transaction<Database>, messageId: string) {
+  return trx
+    .selectFrom("carrier_messages")
+    .select(["carrier_message_id", "status"])
+    .where("message_id", "=", messageId)
+    .orderBy("part")
+    .execute();
 }

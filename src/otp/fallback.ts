@@ -1,6 +1,7 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
+import { recordOtpEvents } from "../events/emit.js";
 import { unseal } from "./codes.js";
 import { queueOtpDelivery, requireChannel } from "./deliveries.js";
 import { getOtpSettings } from "./settings.js";
@@ -43,19 +44,18 @@ export async function sendDueFallbacks(ctx: AppContext, limit = 50): Promise<num
       const settings = await getOtpSettings(ctx.db, otp.account_id, otp.environment);
       const setup = await requireChannel(ctx, ctx.db, scope, otp.fallback_channel, settings);
       const code = unseal(ctx.secret, otp.code_sealed);
-      await ctx.db
-        .transaction()
-        .execute((trx) =>
-          queueOtpDelivery(
-            trx,
-            ctx,
-            { id: otp.id, ...scope, to: otp.recipient },
-            setup,
-            code,
-            settings,
-            true,
-          ),
+      await ctx.db.transaction().execute(async (trx) => {
+        await queueOtpDelivery(
+          trx,
+          ctx,
+          { id: otp.id, ...scope, to: otp.recipient },
+          setup,
+          code,
+          settings,
+          true,
         );
+        await recordOtpEvents(trx, ctx, "otp.sent", [otp]);
+      });
       sent += 1;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

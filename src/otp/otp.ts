@@ -1,9 +1,11 @@
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { addSeconds, isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
-import type { Channel, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
+import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
+import { recordOtpEvents } from "../events/emit.js";
+import type { RecordAnswer } from "../idempotency/recorder.js";
 import { newId } from "../ids.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
@@ -11,6 +13,7 @@ import { recentHits, recordHit } from "../rate-limit.js";
 import { codeMatches, generateCode, hashCode, seal, unseal } from "./codes.js";
 import { queueOtpDelivery, requireChannel } from "./deliveries.js";
 import { getOtpSettings } from "./settings.js";
+import { type OtpDetailsView, otpViews } from "./view.js";
 
 export interface OtpSendRequest {
   to: string;
@@ -50,12 +53,13 @@ export interface VerifyResult {
 /**
  * Sends an OTP (API.md §5): a new one, or the pending one again after its cooldown, on any
  * channel, with an optional fallback channel. The OTP, its delivery message and the charge
- * are written in one transaction.
+ * (and, with `record`, the answer) are written in one transaction.
  */
 export async function sendOtp(
   ctx: AppContext,
   principal: KeyPrincipal,
   request: OtpSendRequest,
+  record?: RecordAnswer<OtpView>,
 ): Promise<OtpView> {
   const { accountId, environment } = principal;
   requireIndianMobile(request.to);
@@ -115,7 +119,8 @@ export async function sendOtp(
           throw new Error(`pending OTP ${pending.id} has lost its sealed code`);
         }
         code = pending.code_sealed === null ? "" : unseal(ctx.secret, pending.code_sealed);
-        otp = { ...pending, sends: pending.sends + 1, last_sent_at: now, updated_at: now, channel };
+        // The OTP keeps its first channel; this send's channel is in its deliveries.
+        otp = { ...pending, sends: pending.sends + 1, last_sent_at: now, updated_at: now };
         await trx
           .updateTable("otps")
           .set({ sends: otp.sends, last_sent_at: now, updated_at: now })
@@ -125,11 +130,14 @@ export async function sendOtp(
         if (pending) {
           // Replaced by a caller's new code, or over (expired or out of attempts): it ends here.
           const ended = resendable ? "cancelled" : pending.expires_at <= now ? "expired" : "locked";
-          await trx
+          const endedRow = await trx
             .updateTable("otps")
             .set({ status: ended, code_sealed: null, updated_at: now })
             .where("id", "=", pending.id)
-            .execute();
+            .where("status", "=", "pending")
+            .returningAll()
+            .executeTakeFirst();
+          if (endedRow && ended !== "cancelled") await recordOtpEvents(trx, ctx, "otp.failed", [endedRow]);
         }
         const id = newId("otp");
         code = fixedCode ?? request.code ?? generateCode(request.length ?? settings.length);
@@ -169,7 +177,21 @@ export async function sendOtp(
               false,
             )
           : undefined;
-      return { otp, messageId: message?.id ?? null };
+      await recordOtpEvents(trx, ctx, "otp.sent", [otp]);
+      const view: OtpView = {
+        id: otp.id,
+        status: "pending",
+        environment,
+        to: request.to,
+        channel,
+        expires_at: otp.expires_at,
+        resend_available_at: addSeconds(otp.last_sent_at, settings.resend_cooldown_seconds),
+        attempts_remaining: otp.max_attempts - otp.attempts,
+        sends: otp.sends,
+        message_id: message?.id ?? null,
+      };
+      await record?.(trx, view);
+      return view;
     })
     .catch((error: unknown) => {
       // Another send for this number created its OTP at the same moment (PostgreSQL; SQLite serialises).
@@ -180,19 +202,8 @@ export async function sendOtp(
       }
       throw error;
     });
-  if (result.messageId) ctx.queue.notify();
-  return {
-    id: result.otp.id,
-    status: "pending",
-    environment,
-    to: request.to,
-    channel,
-    expires_at: result.otp.expires_at,
-    resend_available_at: addSeconds(result.otp.last_sent_at, settings.resend_cooldown_seconds),
-    attempts_remaining: result.otp.max_attempts - result.otp.attempts,
-    sends: result.otp.sends,
-    message_id: result.messageId,
-  };
+  if (result.message_id) ctx.queue.notify();
+  return result;
 }
 
 const HOUR_SECONDS = 3600;
@@ -245,16 +256,32 @@ async function recordSend(
 
 /**
  * Checks a code. Attempts are counted with one guarded update, so however many verifications
- * arrive at once, at most `max_attempts` of them compare a code; the OTP is approved once.
+ * arrive at once, at most `max_attempts` of them compare a code; the OTP is approved once. The
+ * count, what it settles (approved, locked, expired) and, with `record`, the answer are written
+ * in one transaction.
  */
 export async function verifyOtp(
   ctx: AppContext,
   principal: KeyPrincipal,
   request: { to: string; code: string },
+  record?: RecordAnswer<VerifyResult>,
+): Promise<VerifyResult> {
+  requireIndianMobile(request.to);
+  return ctx.db.transaction().execute(async (trx) => {
+    const result = await checkCode(trx, ctx, principal, request);
+    await record?.(trx, result);
+    return result;
+  });
+}
+
+async function checkCode(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  principal: KeyPrincipal,
+  request: { to: string; code: string },
 ): Promise<VerifyResult> {
   const { accountId, environment } = principal;
-  requireIndianMobile(request.to);
-  const latest = await ctx.db
+  const latest = await trx
     .selectFrom("otps")
     .selectAll()
     .where("account_id", "=", accountId)
@@ -268,7 +295,7 @@ export async function verifyOtp(
     .executeTakeFirst();
   if (!latest) return { verified: false, reason: "not_found", attempts_remaining: 0 };
   const now = isoNow(ctx.clock);
-  const counted = await ctx.db
+  const counted = await trx
     .updateTable("otps")
     .set({ attempts: sql`attempts + 1`, updated_at: now })
     .where("id", "=", latest.id)
@@ -277,11 +304,11 @@ export async function verifyOtp(
     .where(sql<boolean>`attempts < max_attempts`)
     .returning(["attempts", "max_attempts", "code_hash"])
     .executeTakeFirst();
-  if (!counted) return settledOutcome(ctx, latest.id, now);
+  if (!counted) return settledOutcome(trx, ctx, latest.id, now);
 
   const remaining = counted.max_attempts - counted.attempts;
   if (codeMatches(ctx.secret, latest.id, request.code, counted.code_hash)) {
-    const approved = await ctx.db
+    const approved = await trx
       .updateTable("otps")
       .set({
         status: "approved",
@@ -293,56 +320,56 @@ export async function verifyOtp(
       .where("id", "=", latest.id)
       // A concurrent verify past the limit may have locked it meanwhile; this attempt was counted within it.
       .where("status", "in", ["pending", "locked"])
+      .returningAll()
       .executeTakeFirst();
-    if (Number(approved.numUpdatedRows) === 1)
+    if (approved) {
+      await recordOtpEvents(trx, ctx, "otp.verified", [approved]);
       return { verified: true, reason: "approved", attempts_remaining: remaining };
+    }
     return { verified: false, reason: "already_verified", attempts_remaining: remaining };
   }
-  if (remaining === 0) await endOtp(ctx, latest.id, "locked", now);
+  if (remaining === 0) await endOtp(trx, ctx, latest.id, "locked", now);
   return { verified: false, reason: "incorrect_code", attempts_remaining: remaining };
 }
 
 /** Why an OTP takes no more attempts: approved, out of attempts, or expired. */
-async function settledOutcome(ctx: AppContext, id: string, now: string): Promise<VerifyResult> {
-  const otp = await ctx.db.selectFrom("otps").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+async function settledOutcome(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  id: string,
+  now: string,
+): Promise<VerifyResult> {
+  const otp = await trx.selectFrom("otps").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   const remaining = Math.max(0, otp.max_attempts - otp.attempts);
   if (otp.status === "approved")
     return { verified: false, reason: "already_verified", attempts_remaining: remaining };
   if (otp.status === "locked" || (otp.status === "pending" && otp.attempts >= otp.max_attempts)) {
-    await endOtp(ctx, id, "locked", now);
+    await endOtp(trx, ctx, id, "locked", now);
     return { verified: false, reason: "max_attempts_reached", attempts_remaining: 0 };
   }
-  await endOtp(ctx, id, "expired", now);
+  await endOtp(trx, ctx, id, "expired", now);
   return { verified: false, reason: "expired", attempts_remaining: remaining };
 }
 
-async function endOtp(ctx: AppContext, id: string, status: "locked" | "expired", now: string): Promise<void> {
-  await ctx.db
+/** Ends a pending OTP unverified; the one call that changes it writes its `otp.failed`. */
+async function endOtp(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  id: string,
+  status: "locked" | "expired",
+  now: string,
+): Promise<void> {
+  const ended = await trx
     .updateTable("otps")
     .set({ status, code_sealed: null, fallback_due_at: null, updated_at: now })
     .where("id", "=", id)
     .where("status", "=", "pending")
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
+  if (ended) await recordOtpEvents(trx, ctx, "otp.failed", [ended]);
 }
 
-export interface OtpDetailsView {
-  id: string;
-  status: OtpsTable["status"];
-  environment: Environment;
-  to: string;
-  channel: Channel;
-  expires_at: string;
-  attempts_remaining: number;
-  sends: number;
-  created_at: string;
-  deliveries: Array<{
-    message_id: string;
-    channel: Channel;
-    fallback: boolean;
-    status: string;
-    created_at: string;
-  }>;
-}
+export type { OtpDetailsView } from "./view.js";
 
 export async function getOtp(
   ctx: AppContext,
@@ -357,38 +384,8 @@ export async function getOtp(
     .where("environment", "=", scope.environment)
     .executeTakeFirst();
   if (!otp) throw new ApiError("not_found", `No OTP ${id}.`, "id");
-  const deliveries = await ctx.db
-    .selectFrom("otp_deliveries")
-    .innerJoin("messages", "messages.id", "otp_deliveries.message_id")
-    .select([
-      "otp_deliveries.message_id",
-      "otp_deliveries.channel",
-      "otp_deliveries.is_fallback",
-      "otp_deliveries.created_at",
-      "messages.status",
-    ])
-    .where("otp_deliveries.otp_id", "=", id)
-    .orderBy("otp_deliveries.created_at")
-    .execute();
-  const expired = otp.status === "pending" && otp.expires_at <= isoNow(ctx.clock);
-  return {
-    id: otp.id,
-    status: expired ? "expired" : otp.status,
-    environment: otp.environment,
-    to: otp.recipient,
-    channel: otp.channel,
-    expires_at: otp.expires_at,
-    attempts_remaining: Math.max(0, otp.max_attempts - otp.attempts),
-    sends: otp.sends,
-    created_at: otp.created_at,
-    deliveries: deliveries.map((d) => ({
-      message_id: d.message_id,
-      channel: d.channel,
-      fallback: d.is_fallback === 1,
-      status: d.status,
-      created_at: d.created_at,
-    })),
-  };
+  const [view] = await otpViews(ctx.db, [otp], isoNow(ctx.clock));
+  return view as OtpDetailsView;
 }
 
 function isUniqueViolation(error: unknown): boolean {

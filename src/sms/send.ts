@@ -3,11 +3,14 @@ import type { AppContext } from "../context.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { findTemplate, senderExists, type Template } from "../dlt/registry.js";
+import { checkVariableValues } from "../dlt/variables.js";
 import { ApiError } from "../errors.js";
+import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
 import { chargeAndQueue, type MessageView, queuedMessage, toMessageView } from "./messages.js";
 import { priceOf } from "./pricing.js";
+import { countSmsRecipient } from "./recipient-cap.js";
 
 export const MAX_SEGMENTS = 10;
 
@@ -22,12 +25,13 @@ export interface SmsSendRequest {
 /**
  * Checks a send in the contract's order (API.md §4), renders and prices it, then debits the
  * balance, stores the message and queues it in one transaction: no message without its charge,
- * no charge without its message.
+ * no charge without its message, and, with `record`, neither without the stored answer.
  */
 export async function sendSms(
   ctx: AppContext,
   principal: KeyPrincipal,
   request: SmsSendRequest,
+  record?: RecordAnswer<MessageView>,
 ): Promise<MessageView> {
   const { accountId, environment } = principal;
   requireIndianMobile(request.to);
@@ -71,7 +75,7 @@ export async function sendSms(
       "variables",
     );
   }
-  if (environment === "live" && !ctx.carriers.live.sms) {
+  if (environment === "live" && !ctx.liveChannels.has("sms")) {
     throw new ApiError("channel_not_configured", "Live SMS is not configured on this server (no SMSC).");
   }
 
@@ -90,9 +94,14 @@ export async function sendSms(
     cost: priceOf(ctx.prices, "sms", segments),
     sealed: null,
   });
-  await ctx.db.transaction().execute((trx) => chargeAndQueue(trx, ctx, row));
+  const view = toMessageView(row);
+  await ctx.db.transaction().execute(async (trx) => {
+    await countSmsRecipient(trx, ctx, principal, request.to);
+    await chargeAndQueue(trx, ctx, row);
+    await record?.(trx, view);
+  });
   ctx.queue.notify();
-  return toMessageView(row);
+  return view;
 }
 
 function checkVariables(template: Template, variables: Record<string, string>, maxLength: number): void {
@@ -111,13 +120,5 @@ function checkVariables(template: Template, variables: Record<string, string>, m
     }
   }
   // Only once the names are right are the values looked at (API.md §4's order).
-  for (const [name, value] of Object.entries(variables)) {
-    if ([...value].length > maxLength) {
-      throw new ApiError(
-        "variable_too_long",
-        `variables.${name} is longer than ${maxLength} characters (the DLT limit).`,
-        `variables.${name}`,
-      );
-    }
-  }
+  checkVariableValues(variables, maxLength);
 }

@@ -1,0 +1,82 @@
+import type { Transaction } from "kysely";
+import { type Clock, isoNow } from "../clock.js";
+import { writerTransactionId } from "../db/event-order.js";
+import type { Database, Dialect, Environment, EventsTable, EventType } from "../db/schema.js";
+import { newId } from "../ids.js";
+
+export { EVENT_TYPES, type EventType } from "../db/schema.js";
+
+/** An event as the API shows it and as webhooks deliver it (API.md §8). */
+export interface EventView {
+  id: string;
+  type: EventType;
+  created_at: string;
+  environment: Environment;
+  data: Record<string, unknown>;
+}
+
+export interface NewEvent {
+  accountId: string;
+  environment: Environment;
+  type: EventType;
+  /** The message or OTP object as the API shows it (never an OTP's code). */
+  data: object;
+}
+
+/** What writing an event needs from the context (an `AppContext` will do). */
+export interface EventWriter {
+  clock: Clock;
+  /** The order key differs by dialect: see src/db/event-order.ts. */
+  dialect: Dialect;
+}
+
+/**
+ * Writes an event in the caller's transaction: it commits with the change it reports, or not
+ * at all. `seq` counts up within the transaction (PostgreSQL) or the account's environment
+ * (SQLite, txid 0), read through the feed index in the same statement.
+ */
+export async function recordEvent(
+  trx: Transaction<Database>,
+  writer: EventWriter,
+  event: NewEvent,
+): Promise<EventView> {
+  const view: EventView = {
+    id: newId("evt"),
+    type: event.type,
+    created_at: isoNow(writer.clock),
+    environment: event.environment,
+    data: event.data as Record<string, unknown>,
+  };
+  const txid = writerTransactionId(writer.dialect);
+  await trx
+    .insertInto("events")
+    .values(({ selectFrom }) => ({
+      id: view.id,
+      account_id: event.accountId,
+      environment: event.environment,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      created_at: view.created_at,
+      txid,
+      seq: selectFrom("events")
+        .select((eb) => eb(eb.fn.coalesce(eb.fn.max("seq"), eb.lit(0)), "+", 1).as("next"))
+        .where("account_id", "=", event.accountId)
+        .where("environment", "=", event.environment)
+        .where("txid", "=", txid),
+      fanned_out_at: null,
+    }))
+    .execute();
+  return view;
+}
+
+export function toEventView(
+  row: Pick<EventsTable, "id" | "type" | "created_at" | "environment" | "data">,
+): EventView {
+  return {
+    id: row.id,
+    type: row.type,
+    created_at: row.created_at,
+    environment: row.environment,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  };
+}

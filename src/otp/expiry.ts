@@ -1,0 +1,46 @@
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import { expirePendingOtps } from "../db/otp-expiry.js";
+import { recordOtpEvents } from "../events/emit.js";
+
+/** How often a worker ends expired OTPs: `otp.failed` (reason `expired`) follows expiry by at most this. */
+export const OTP_EXPIRY_SWEEP_MS = 5_000;
+const SWEEP_BATCH = 200;
+
+/**
+ * Ends every pending OTP past its expiry, each with its `otp.failed` event in the same
+ * transaction, in batches. Returns how many it ended.
+ */
+export async function expireDueOtps(ctx: AppContext): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const now = isoNow(ctx.clock);
+    const ended = await ctx.db.transaction().execute(async (trx) => {
+      const rows = await expirePendingOtps(trx, ctx.dialect, { now, limit: SWEEP_BATCH });
+      await recordOtpEvents(trx, ctx, "otp.failed", rows);
+      return rows.length;
+    });
+    total += ended;
+    if (ended < SWEEP_BATCH) return total;
+  }
+}
+
+/** Runs `expireDueOtps` every `intervalMs` until the returned function is called (it waits for a sweep in progress). */
+export function startOtpExpirySweep(ctx: AppContext, intervalMs = OTP_EXPIRY_SWEEP_MS): () => Promise<void> {
+  let sweeping: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    sweeping ??= expireDueOtps(ctx)
+      .then(
+        () => undefined,
+        (error: unknown) => ctx.log.error({ err: error }, "ending expired OTPs failed"),
+      )
+      .finally(() => {
+        sweeping = undefined;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await sweeping;
+  };
+}

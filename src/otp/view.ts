@@ -1,0 +1,83 @@
+import type { Channel, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
+
+/** An OTP as `GET /v2/otp/{id}` shows it, and as its events carry it: never its code. */
+export interface OtpDetailsView {
+  id: string;
+  status: OtpsTable["status"];
+  environment: Environment;
+  to: string;
+  channel: Channel;
+  expires_at: string;
+  attempts_remaining: number;
+  sends: number;
+  created_at: string;
+  deliveries: Array<{
+    message_id: string;
+    channel: Channel;
+    fallback: boolean;
+    status: string;
+    created_at: string;
+  }>;
+}
+
+export type OtpRow = Pick<
+  OtpsTable,
+  | "id"
+  | "status"
+  | "environment"
+  | "recipient"
+  | "channel"
+  | "expires_at"
+  | "attempts"
+  | "max_attempts"
+  | "sends"
+  | "created_at"
+  | "account_id"
+>;
+
+/**
+ * The views of OTP rows, with their deliveries read in one query (in the caller's transaction,
+ * so an event shows the delivery queued with it). A pending OTP past its expiry shows `expired`.
+ */
+export async function otpViews(db: DbOrTrx, rows: OtpRow[], now: string): Promise<OtpDetailsView[]> {
+  if (rows.length === 0) return [];
+  const deliveries = await db
+    .selectFrom("otp_deliveries")
+    .innerJoin("messages", "messages.id", "otp_deliveries.message_id")
+    .select([
+      "otp_deliveries.otp_id",
+      "otp_deliveries.message_id",
+      "otp_deliveries.channel",
+      "otp_deliveries.is_fallback",
+      "otp_deliveries.created_at",
+      "messages.status",
+    ])
+    .where(
+      "otp_deliveries.otp_id",
+      "in",
+      rows.map((row) => row.id),
+    )
+    .orderBy("otp_deliveries.created_at")
+    .orderBy("otp_deliveries.is_fallback")
+    .execute();
+  return rows.map((otp) => ({
+    id: otp.id,
+    status: otp.status === "pending" && otp.expires_at <= now ? "expired" : otp.status,
+    environment: otp.environment,
+    to: otp.recipient,
+    channel: otp.channel,
+    expires_at: otp.expires_at,
+    attempts_remaining: Math.max(0, otp.max_attempts - otp.attempts),
+    sends: otp.sends,
+    created_at: otp.created_at,
+    deliveries: deliveries
+      .filter((d) => d.otp_id === otp.id)
+      .map((d) => ({
+        message_id: d.message_id,
+        channel: d.channel,
+        fallback: d.is_fallback === 1,
+        status: d.status,
+        created_at: d.created_at,
+      })),
+  }));
+}

@@ -1,0 +1,191 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, expect } from "vitest";
+import { buildApp } from "../../src/app.js";
+import type { AppContext } from "../../src/context.js";
+import type { Dialect, Environment } from "../../src/db/schema.js";
+import type { EventView } from "../../src/events/outbox.js";
+import type { App } from "../../src/http/types.js";
+import { updateOtpSettings } from "../../src/otp/settings.js";
+import type { MessageView } from "../../src/sms/messages.js";
+import { openTestContext, TestClock, UNLIMITED_REQUESTS } from "./context.js";
+import { createTestDatabase, type TestDatabase } from "./database.js";
+import { registerDlt } from "./dlt-fixtures.js";
+import { bearer, createAccountWithKey } from "./fixtures.js";
+
+/* Shared by test/events.test.ts and test/sms-list.test.ts. */
+
+/** 19-digit DLT template ids: one for orders, one for OTPs (with exactly one {#otp#}). */
+export const ORDER_TEMPLATE = "1107161234567890200";
+export const OTP_TEMPLATE = "1107161234567890201";
+export const OTP_CONTENT = "{#otp#} is your Dakiya code. Do not share it.";
+
+/** ₹100 in 1/10,000 INR. */
+export const HUNDRED_RUPEES = 1_000_000;
+
+/** Sandbox test numbers of API.md §7. */
+export const INVALID_NUMBER = "+919999999911";
+export const DND_BLOCKED = "+919999999922";
+export const CARRIER_REJECTED = "+919999999933";
+export const NO_RECEIPT = "+919999999944";
+
+/** Request limits high enough that a test paging fast is never the one limited. */
+
+let numbers = 0;
+/** A distinct, valid Indian mobile for every call. */
+export function nextNumber(): string {
+  numbers += 1;
+  return `+9197${String(numbers).padStart(8, "0")}`;
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+export function queryString(query: Query): string {
+  const pairs = Object.entries(query).filter(
+    (pair): pair is [string, string | number] => pair[1] !== undefined,
+  );
+  return new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, String(v)])).toString();
+}
+
+/**
+ * A fresh database, context and app per dialect's describe block, and the requests the events
+ * and message-list tests make.
+ */
+export function useEventsHarness(dialect: Dialect) {
+  let database: TestDatabase;
+  const clock = new TestClock();
+  let ctx: AppContext;
+  let app: App;
+  const others: Array<{ ctx: AppContext; app: App }> = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    ctx = await openTestContext(database.url, { clock, env: UNLIMITED_REQUESTS });
+    app = await buildApp(ctx);
+  });
+
+  afterAll(async () => {
+    for (const other of others) {
+      await other.app.close();
+      await other.ctx.close();
+    }
+    await app?.close();
+    await ctx?.close();
+    await database?.drop();
+  });
+
+  /** Another process on the same database and clock: its own connection pool. */
+  async function openOther(): Promise<{ ctx: AppContext; app: App }> {
+    const otherCtx = await openTestContext(database.url, { clock, env: UNLIMITED_REQUESTS });
+    const other = { ctx: otherCtx, app: await buildApp(otherCtx) };
+    others.push(other);
+    return other;
+  }
+
+  /** An account with a key and credits in `environment`, the order and OTP templates, and OTP settings. */
+  async function account(environment: Environment = "sandbox") {
+    const created = await createAccountWithKey(ctx, environment, HUNDRED_RUPEES);
+    await registerDlt(ctx, created.accountId, {
+      senders: ["DAKIYA"],
+      templates: [
+        { templateId: ORDER_TEMPLATE, content: "Hi {#name#}, your order {#order#} has shipped." },
+        { templateId: OTP_TEMPLATE, content: OTP_CONTENT },
+      ],
+    });
+    await updateOtpSettings(ctx, created.accountId, environment, {
+      sms_template_id: OTP_TEMPLATE,
+      sms_sender: "DAKIYA",
+    });
+    return created;
+  }
+
+  function post(secret: string, url: string, body: unknown) {
+    return app.inject({
+      method: "POST",
+      url,
+      payload: JSON.stringify(body),
+      headers: { "content-type": "application/json", ...bearer(secret) },
+    });
+  }
+
+  async function sendSms(secret: string, to: string, reference?: string): Promise<MessageView> {
+    const response = await post(secret, "/v2/sms/send", {
+      to,
+      sender: "DAKIYA",
+      template_id: ORDER_TEMPLATE,
+      variables: { name: "Asha", order: "A-77" },
+      ...(reference === undefined ? {} : { reference }),
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    return response.json<MessageView>();
+  }
+
+  function get(secret: string, url: string, target: App = app) {
+    return target.inject({ method: "GET", url, headers: bearer(secret) });
+  }
+
+  async function getOk<T>(secret: string, url: string): Promise<T> {
+    const response = await get(secret, url);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<T>();
+  }
+
+  async function eventsPage(secret: string, query: Query = {}, target: App = app) {
+    const response = await get(secret, `/v2/events?${queryString(query)}`, target);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ data: EventView[]; has_more: boolean }>();
+  }
+
+  /** Every event the feed has for the key, paged through with `after`. */
+  async function allEvents(secret: string, query: Query = {}): Promise<EventView[]> {
+    const events: EventView[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await eventsPage(secret, { ...query, limit: 100, after });
+      events.push(...page.data);
+      if (!page.has_more) return events;
+      after = page.data.at(-1)?.id;
+    }
+  }
+
+  /** The events about one message or OTP, in feed order. */
+  async function eventsAbout(secret: string, id: string): Promise<EventView[]> {
+    return (await allEvents(secret)).filter((event) => event.data.id === id);
+  }
+
+  /** Makes the next insert of an event of `type` fail, as a crash at that point would. */
+  async function failEventInserts(type: string): Promise<() => Promise<void>> {
+    if (dialect === "sqlite") {
+      await sql`create trigger fail_event before insert on events when new.type = ${sql.lit(type)}
+        begin select raise(abort, 'injected failure'); end`.execute(ctx.db);
+      return async () => void (await sql`drop trigger fail_event`.execute(ctx.db));
+    }
+    await sql`create function fail_event() returns trigger language plpgsql as $$
+      begin raise exception 'injected failure'; end $$`.execute(ctx.db);
+    await sql`create trigger fail_event before insert on events for each row
+      when (new.type = ${sql.lit(type)}) execute function fail_event()`.execute(ctx.db);
+    return async () => {
+      await sql`drop trigger fail_event on events`.execute(ctx.db);
+      await sql`drop function fail_event()`.execute(ctx.db);
+    };
+  }
+
+  return {
+    clock,
+    get ctx() {
+      return ctx;
+    },
+    get app() {
+      return app;
+    },
+    openOther,
+    account,
+    post,
+    sendSms,
+    get,
+    getOk,
+    eventsPage,
+    allEvents,
+    eventsAbout,
+    failEventInserts,
+  };
+}
