@@ -27,7 +27,19 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = "acct" | "key" | "led" | "msg" | "otp" | "tpl" | "whk" | "evt" | "sbx" | "ses";
+export type IdPrefix =
+  | "acct"
+  | "key"
+  | "led"
+  | "msg"
+  | "otp"
+  | "tpl"
+  | "whk"
+  | "evt"
+  | "sbx"
+  | "ses"
+  // a webhook delivery attempt
+  | "wat";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;

@@ -5,6 +5,7 @@ import { keyCommands } from "./cli/keys.js";
 import { otpCommands } from "./cli/otp.js";
 import type { OutputOptions } from "./cli/run.js";
 import { serverCommands } from "./cli/serve.js";
+import { webhookCommands } from "./cli/webhooks.js";
 import { ApiError, ConfigError } from "./errors.js";
 
 const program = new Command("dakiya")
@@ -20,6 +21,7 @@ accountCommands(program, output);
 keyCommands(program, output);
 dltCommands(program, output);
 otpCommands(program, output);
+webhookCommands(program, output);
 
 try {
   await program.parseAsync(process.argv);

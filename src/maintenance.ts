@@ -1,15 +1,20 @@
 import { isoNow } from "./clock.js";
 import type { AppContext } from "./context.js";
 import { purgeExpiredSessions } from "./dashboard/sessions.js";
+import { purgeOldEvents } from "./events/retention.js";
 import { purgeExpiredIdempotencyKeys } from "./idempotency/idempotency.js";
+import { expireDueOtps } from "./otp/expiry.js";
 import { purgeEndedWindows } from "./rate-limit.js";
+import { purgeEndedRecipientHours } from "./sms/recipient-cap.js";
+import { purgeOldWebhookRecords } from "./webhooks/purge.js";
 
 const INTERVAL_MS = 15 * 60_000;
 
 /**
  * Deletes what has outlived its use: idempotency keys after 24 h, rotated keys after their grace
- * period, the sealed codes of OTPs that expired without anyone asking about them again, ended
- * dashboard sessions and the counters of rate-limit windows that have passed.
+ * period, OTPs past their expiry (ended, with their `otp.failed` events), events after 30 days, ended
+ * dashboard sessions, the counters of rate-limit windows that have passed and the SMS recipients
+ * of past hours, and webhook attempts and ended deliveries after 30 days.
  */
 export async function purgeExpired(ctx: AppContext): Promise<{
   idempotencyKeys: number;
@@ -17,22 +22,24 @@ export async function purgeExpired(ctx: AppContext): Promise<{
   expiredOtps: number;
   sessions: number;
   rateLimitWindows: number;
+  events: number;
+  smsRecipientHours: number;
+  webhookRecords: number;
 }> {
   const now = isoNow(ctx.clock);
   const idempotencyKeys = await purgeExpiredIdempotencyKeys(ctx);
   const keys = await ctx.db.deleteFrom("api_keys").where("expires_at", "<=", now).executeTakeFirst();
-  const otps = await ctx.db
-    .updateTable("otps")
-    .set({ status: "expired", code_sealed: null, fallback_due_at: null, updated_at: now })
-    .where("status", "=", "pending")
-    .where("expires_at", "<=", now)
-    .executeTakeFirst();
+  // Workers sweep every few seconds (src/otp/expiry.ts); this catches up when none runs.
+  const expiredOtps = await expireDueOtps(ctx);
   return {
     idempotencyKeys,
     apiKeys: Number(keys.numDeletedRows),
-    expiredOtps: Number(otps.numUpdatedRows),
+    expiredOtps,
     sessions: await purgeExpiredSessions(ctx, now),
     rateLimitWindows: await purgeEndedWindows(ctx.db, now),
+    events: await purgeOldEvents(ctx.db, ctx.clock.now()),
+    smsRecipientHours: await purgeEndedRecipientHours(ctx.db, ctx.clock.now()),
+    webhookRecords: await purgeOldWebhookRecords(ctx.db, ctx.clock.now()),
   };
 }
 

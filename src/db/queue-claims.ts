@@ -1,5 +1,5 @@
-import { sql } from "kysely";
-import type { Db, Dialect, MessagesTable } from "./schema.js";
+import { sql, type Transaction } from "kysely";
+import type { Database, Db, Dialect, EventsTable, MessagesTable, WebhookDeliveriesTable } from "./schema.js";
 
 /**
  * Leases up to `limit` due messages to `owner` in one statement. On PostgreSQL, `FOR UPDATE
@@ -26,5 +26,73 @@ export async function claimDueMessages(
       ${lock}
     )
     returning *`.execute(db);
+  return result.rows;
+}
+
+/**
+ * Takes up to `limit` events that no relay has fanned out to webhook endpoints yet, oldest first,
+ * for the caller's transaction (which marks them). On PostgreSQL, relays in other workers skip
+ * the rows one holds instead of waiting for them.
+ */
+export async function claimEventsToFanOut(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  limit: number,
+): Promise<Array<Pick<EventsTable, "id" | "account_id" | "environment" | "type">>> {
+  const lock = dialect === "postgres" ? sql`for update skip locked` : sql``;
+  const result = await sql<Pick<EventsTable, "id" | "account_id" | "environment" | "type">>`
+    select id, account_id, environment, type from events
+    where fanned_out_at is null
+    order by created_at
+    limit ${limit}
+    ${lock}`.execute(trx);
+  return result.rows;
+}
+
+/**
+ * Leases up to `limit` due webhook deliveries to `owner`, at most `perEndpoint` of any one
+ * endpoint and none of `skipEndpoints` (those this worker already has enough of in flight), so
+ * one endpoint's backlog cannot fill a claim. A delivery whose lease ran out is due again.
+ */
+export async function claimDueWebhookDeliveries(
+  db: Db,
+  dialect: Dialect,
+  claim: {
+    owner: string;
+    now: string;
+    leaseUntil: string;
+    limit: number;
+    /** How many of the oldest due deliveries to choose from: the ranking is over these. */
+    candidates: number;
+    perEndpoint: number;
+    skipEndpoints: string[];
+  },
+): Promise<Array<Pick<WebhookDeliveriesTable, "id" | "endpoint_id" | "event_id" | "attempts">>> {
+  const lock = dialect === "postgres" ? sql`for update skip locked` : sql``;
+  const skip =
+    claim.skipEndpoints.length === 0 ? sql`` : sql`and endpoint_id not in (${sql.join(claim.skipEndpoints)})`;
+  const result = await sql<Pick<WebhookDeliveriesTable, "id" | "endpoint_id" | "event_id" | "attempts">>`
+    update webhook_deliveries
+    set lease_owner = ${claim.owner}, lease_until = ${claim.leaseUntil}
+    where id in (
+      select id from (
+        select id, next_attempt_at,
+          row_number() over (partition by endpoint_id order by next_attempt_at, id) as endpoint_rank
+        from (
+          select id, endpoint_id, next_attempt_at from webhook_deliveries
+          where state = 'pending'
+            and next_attempt_at <= ${claim.now}
+            and (lease_until is null or lease_until < ${claim.now})
+            ${skip}
+          order by next_attempt_at
+          limit ${claim.candidates}
+          ${lock}
+        ) as candidates
+      ) as ranked
+      where endpoint_rank <= ${claim.perEndpoint}
+      order by next_attempt_at
+      limit ${claim.limit}
+    )
+    returning id, endpoint_id, event_id, attempts`.execute(db);
   return result.rows;
 }

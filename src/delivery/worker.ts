@@ -4,8 +4,10 @@ import { claimDueMessages } from "../db/queue-claims.js";
 import type { MessagesTable } from "../db/schema.js";
 import { randomBase62 } from "../ids.js";
 import { unseal } from "../otp/codes.js";
+import { startOtpExpirySweep } from "../otp/expiry.js";
 import { sendDueFallbacks } from "../otp/fallback.js";
-import type { Carrier, OtpDetails, OutboundMessage, SendResult } from "./carrier.js";
+import { startWebhookDispatcher } from "../webhooks/dispatcher.js";
+import type { Carrier, Carriers, OtpDetails, OutboundMessage, SendResult } from "./carrier.js";
 import { failMessage, type Lease, markSubmitted, scheduleRetry } from "./status.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./worker-options.js";
 
@@ -20,12 +22,20 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Works the delivery queue until stopped. */
-export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {}): RunningWorker {
+/**
+ * Works the delivery queue until stopped, through `carriers`, which it owns from then on: it
+ * starts them, shows them on /readyz while it runs and closes them when it stops.
+ */
+export function startWorker(
+  ctx: AppContext,
+  carriers: Carriers,
+  options: Partial<WorkerOptions> = {},
+): RunningWorker {
   const settings = { ...DEFAULT_WORKER_OPTIONS, ...options };
   const id = `wkr_${randomBase62(12)}`;
   let stopped = false;
-  for (const carrier of Object.values(ctx.carriers.live)) carrier.start?.();
+  for (const carrier of Object.values(carriers.live)) carrier.start?.();
+  const hideCarriers = ctx.carrierBoard.show(carriers.live);
 
   // Deliveries run as a pipeline of up to `batchSize`: as they finish, more are claimed, so the
   // carrier's window never waits for the slowest message of a batch.
@@ -56,7 +66,7 @@ export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {
         continue;
       }
       for (const row of batch) {
-        const delivery: Promise<void> = deliver(ctx, row, id, settings)
+        const delivery: Promise<void> = deliver(ctx, carriers, row, id, settings)
           .catch((error: unknown) => {
             // The lease runs out and the message is tried again.
             ctx.log.error({ err: error, worker: id, message_id: row.id }, "delivery failed");
@@ -87,6 +97,12 @@ export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {
     Math.min(1_000, settings.pollIntervalMs * 4),
   );
   fallbackTimer.unref();
+  const stopExpirySweep = startOtpExpirySweep(ctx);
+  // Events to customers' webhook endpoints: a loop of its own, so no endpoint can hold up sends.
+  const webhooks = startWebhookDispatcher(ctx, {
+    owner: id,
+    pollIntervalMs: Math.min(50, settings.pollIntervalMs),
+  });
 
   ctx.log.info({ worker: id }, "delivery worker started");
   return {
@@ -97,6 +113,10 @@ export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {
       ctx.queue.notify();
       await loop;
       await fallbacks;
+      hideCarriers();
+      await Promise.all(Object.values(carriers.live).map((carrier) => carrier.close?.()));
+      await stopExpirySweep();
+      await webhooks.stop();
       ctx.log.info({ worker: id }, "delivery worker stopped");
     },
   };
@@ -104,12 +124,13 @@ export function startWorker(ctx: AppContext, options: Partial<WorkerOptions> = {
 
 async function deliver(
   ctx: AppContext,
+  carriers: Carriers,
   row: MessagesTable,
   owner: string,
   settings: WorkerOptions,
 ): Promise<void> {
   const lease: Lease = { messageId: row.id, owner };
-  const carrier = carrierFor(ctx, row);
+  const carrier = carrierFor(carriers, row);
   const outbound = toOutbound(ctx, row);
   if (
     outbound.otp &&
@@ -141,7 +162,8 @@ async function deliver(
 
   if (result.outcome === "accepted") {
     if (!carrier) return;
-    const recorded = await markSubmitted(ctx, lease, carrier.name, result.carrierMessageIds, result.receipts);
+    const { carrierMessageIds, receipts, inbox } = result;
+    const recorded = await markSubmitted(ctx, lease, carrier.name, carrierMessageIds, receipts, inbox);
     if (!recorded)
       ctx.log.warn({ message_id: row.id }, "message accepted by the carrier after its lease was lost");
     return;
@@ -154,8 +176,8 @@ async function deliver(
   await scheduleRetry(ctx, lease, error, backoffSeconds(row.attempts, result.retryAfterSeconds));
 }
 
-function carrierFor(ctx: AppContext, row: MessagesTable): Carrier | undefined {
-  return row.environment === "sandbox" ? ctx.carriers.sandbox : ctx.carriers.live[row.channel];
+function carrierFor(carriers: Carriers, row: MessagesTable): Carrier | undefined {
+  return row.environment === "sandbox" ? carriers.sandbox : carriers.live[row.channel];
 }
 
 /** 1, 2, 4, … seconds up to 5 minutes, with ±20% jitter so retries of a burst spread out. */

@@ -1,0 +1,205 @@
+import { isoAfter, isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import { claimDueWebhookDeliveries } from "../db/queue-claims.js";
+import { QueueSignal } from "../delivery/queue-signal.js";
+import { unseal } from "../otp/codes.js";
+import { type ClaimedDelivery, endUnsent, loadDeliveries, releaseDeliveries } from "./deliveries.js";
+import { createWebhookHttpClient, type PostResult } from "./http-client.js";
+import { createOutcomeWriter } from "./outcomes.js";
+import { relayEvents } from "./relay.js";
+import { eventBody, WebhookSigner } from "./signing.js";
+
+export interface DispatcherOptions {
+  /** The worker's id: the owner of the dispatcher's leases. */
+  owner: string;
+  /** How often an idle dispatcher looks for new events and due retries. */
+  pollIntervalMs: number;
+  /** Requests in flight at once, over all endpoints. */
+  maxInFlight: number;
+  /** Requests in flight at once to one endpoint, so a slow one holds at most this many. */
+  maxInFlightPerEndpoint: number;
+  /** Events fanned out per relay transaction. */
+  relayBatchSize: number;
+}
+
+export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "owner"> = {
+  pollIntervalMs: 50,
+  maxInFlight: 256,
+  maxInFlightPerEndpoint: 16,
+  relayBatchSize: 200,
+};
+
+export interface RunningDispatcher {
+  /** Stops claiming and waits for the requests in flight (each bounded by WEBHOOK_TIMEOUT_MS). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The webhook dispatcher of a worker: relays new events into per-endpoint deliveries, then claims
+ * due deliveries with a lease and posts them, many at once but never more than a few per
+ * endpoint, so a slow or hanging endpoint only ever holds its own share. No transaction is open
+ * while a request is: the claim commits first, the outcome is written after the answer.
+ */
+export function startWebhookDispatcher(
+  ctx: AppContext,
+  options: Partial<DispatcherOptions> & Pick<DispatcherOptions, "owner">,
+): RunningDispatcher {
+  const settings = { ...DEFAULT_DISPATCHER_OPTIONS, ...options };
+  const { timeoutMs } = ctx.outboundWebhooks;
+  // Long enough for a request that runs to its timeout and the writing of its outcome.
+  const leaseSeconds = Math.ceil((2 * timeoutMs) / 1000) + 5;
+  const http = createWebhookHttpClient({
+    timeoutMs,
+    guard: () => ctx.outboundWebhooks,
+    connectionsPerOrigin: settings.maxInFlight,
+  });
+  const signer = new WebhookSigner((sealed) => unseal(ctx.secret, sealed));
+  const writeOutcome = createOutcomeWriter(ctx, settings.owner);
+  const inFlight = new Set<Promise<void>>();
+  const perEndpoint = new Map<string, number>();
+  const wake = new QueueSignal();
+  let stopped = false;
+
+  const release = (endpointId: string) => {
+    const left = (perEndpoint.get(endpointId) ?? 1) - 1;
+    if (left > 0) perEndpoint.set(endpointId, left);
+    else perEndpoint.delete(endpointId);
+    wake.notify();
+  };
+
+  /** Claims what there is room for and starts it; true when the claim came back full. */
+  const claimAndSend = async (): Promise<boolean> => {
+    const room = settings.maxInFlight - inFlight.size;
+    if (room <= 0) return false;
+    const full = [...perEndpoint].filter(([, n]) => n >= settings.maxInFlightPerEndpoint).map(([id]) => id);
+    const now = isoNow(ctx.clock);
+    // Most polls find nothing due: a plain read keeps them from taking SQLite's write lock,
+    // which the CLI and the other writers of the file need.
+    let due = ctx.db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("state", "=", "pending")
+      .where("next_attempt_at", "<=", now)
+      .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]));
+    if (full.length > 0) due = due.where("endpoint_id", "not in", full);
+    if (!(await due.limit(1).executeTakeFirst())) return false;
+    const claimed = await claimDueWebhookDeliveries(ctx.db, ctx.dialect, {
+      owner: settings.owner,
+      now,
+      leaseUntil: isoAfter(ctx.clock, leaseSeconds),
+      limit: room,
+      // Ranking a long backlog on every claim would cost more than the requests it starts.
+      candidates: Math.min(room, settings.maxInFlightPerEndpoint * 8),
+      perEndpoint: settings.maxInFlightPerEndpoint,
+      skipEndpoints: full,
+    });
+    if (claimed.length === 0) return false;
+    // One claim may return more of an endpoint than this worker has room for: those go back.
+    const counts = new Map(perEndpoint);
+    const taken = claimed.filter((delivery) => {
+      const busy = counts.get(delivery.endpoint_id) ?? 0;
+      if (busy >= settings.maxInFlightPerEndpoint) return false;
+      counts.set(delivery.endpoint_id, busy + 1);
+      return true;
+    });
+    if (taken.length < claimed.length) {
+      const surplus = claimed.filter((delivery) => !taken.includes(delivery)).map((delivery) => delivery.id);
+      await releaseDeliveries(ctx.db, surplus, settings.owner);
+    }
+    const details = await loadDeliveries(
+      ctx.db,
+      taken.map((delivery) => delivery.id),
+    );
+    for (const delivery of taken) {
+      perEndpoint.set(delivery.endpoint_id, (perEndpoint.get(delivery.endpoint_id) ?? 0) + 1);
+      const detail = details.get(delivery.id);
+      // No detail: the event or the endpoint was deleted since the claim, and the delivery with it.
+      const work: Promise<void> = (detail ? send(detail) : Promise.resolve())
+        .catch((error: unknown) => {
+          // The lease runs out and the delivery is tried again.
+          ctx.log.error(
+            { err: error, webhook_id: delivery.endpoint_id, event_id: delivery.event_id },
+            "webhook delivery failed",
+          );
+        })
+        .finally(() => {
+          inFlight.delete(work);
+          release(delivery.endpoint_id);
+        });
+      inFlight.add(work);
+    }
+    return claimed.length === room;
+  };
+
+  const send = async (detail: ClaimedDelivery): Promise<void> => {
+    if (detail.status !== "enabled") {
+      // Disabled after this delivery was made: it ends unsent, as the endpoint's others did.
+      await endUnsent(ctx, detail.id, settings.owner);
+      return;
+    }
+    const now = ctx.clock.now();
+    const secrets = [detail.secret_sealed];
+    if (
+      detail.previous_secret_sealed !== null &&
+      detail.previous_secret_expires_at !== null &&
+      Date.parse(detail.previous_secret_expires_at) > now.getTime()
+    ) {
+      secrets.push(detail.previous_secret_sealed);
+    }
+    const body = eventBody({ ...detail, id: detail.event_id });
+    let headers: Record<string, string>;
+    try {
+      headers = signer.headers(detail.event_id, now, body, secrets);
+    } catch {
+      // Sealed under another server secret: the attempt fails (and is retried, then given up)
+      // rather than looping on a lease that runs out.
+      const error =
+        "the signing secret cannot be unsealed: DAKIYA_SECRET changed; rotate the endpoint's secret";
+      await writeOutcome({ delivery: detail, result: { statusCode: null, error, durationMs: 0 } });
+      return;
+    }
+    const result: PostResult = await http.post(detail.url, headers, body);
+    const attempt = {
+      webhook_id: detail.endpoint_id,
+      event_id: detail.event_id,
+      attempt: detail.attempts + 1,
+      status_code: result.statusCode,
+      duration_ms: result.durationMs,
+      error: result.error,
+    };
+    // A customer's endpoint failing is theirs to see (in the attempts), not a server fault: info.
+    if (result.error === null) ctx.log.debug(attempt, "webhook attempt");
+    else ctx.log.info(attempt, "webhook attempt failed");
+    await writeOutcome({ delivery: detail, result });
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      const pollStartedAt = wake.version;
+      let more = false;
+      try {
+        const relayed = await relayEvents(ctx, settings.relayBatchSize);
+        more = relayed === settings.relayBatchSize;
+      } catch (error) {
+        ctx.log.error({ err: error, worker: settings.owner }, "relaying events to webhooks failed");
+      }
+      try {
+        more = (await claimAndSend()) || more;
+      } catch (error) {
+        ctx.log.error({ err: error, worker: settings.owner }, "claiming webhook deliveries failed");
+      }
+      // A finished request makes room (it notifies `wake`); otherwise wait for the next poll.
+      if (!more && !stopped) await wake.wait(settings.pollIntervalMs, pollStartedAt);
+    }
+    await Promise.all(inFlight);
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      wake.notify();
+      await loop;
+      await http.close();
+    },
+  };
+}

@@ -1,0 +1,252 @@
+import { randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
+import { isoAfter, isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import { lockForUpdate } from "../db/locks.js";
+import {
+  type Database,
+  type DbOrTrx,
+  type Environment,
+  EVENT_TYPES,
+  type WebhookDisabledReason,
+  type WebhookEndpointStatus,
+  type WebhookEndpointsTable,
+} from "../db/schema.js";
+import { ApiError } from "../errors.js";
+import { newId } from "../ids.js";
+import { seal, unseal } from "../otp/codes.js";
+import { checkWebhookUrl } from "./ssrf.js";
+
+/** An endpoint as the API shows it; `secret` only where the contract shows it (create, get, rotate). */
+export interface WebhookEndpoint {
+  id: string;
+  environment: Environment;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: WebhookEndpointStatus;
+  /** Why a disabled endpoint is disabled: `manual`, `gone` (it answered 410) or `failing` (5 days). */
+  disabled_reason: WebhookDisabledReason | null;
+  /** Since when every attempt has failed; null while the endpoint answers. */
+  failing_since: string | null;
+  secret?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Whose endpoints: an API key's account and environment; the CLI may leave the environment open. */
+export interface EndpointScope {
+  accountId: string;
+  environment?: Environment;
+}
+
+export const ALL_EVENTS = "*";
+export const MAX_ENDPOINTS_PER_ENVIRONMENT = 16;
+/** How long a replaced secret keeps signing after a rotation. */
+export const ROTATION_OVERLAP_SECONDS = 24 * 3600;
+const SECRET_PREFIX = "whsec_";
+
+export function generateWebhookSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString("base64")}`;
+}
+
+/** Checks event names and normalises the list: duplicates dropped, `*` alone when present. */
+export function normalizeEventTypes(events: string[]): string[] {
+  if (events.length === 0) {
+    throw new ApiError("invalid_request", `events must list at least one event type, or "*".`, "events");
+  }
+  events.forEach((type, index) => {
+    if (type !== ALL_EVENTS && !(EVENT_TYPES as readonly string[]).includes(type)) {
+      throw new ApiError(
+        "invalid_request",
+        `Unknown event type "${type}"; use "*" or one of ${EVENT_TYPES.join(", ")}.`,
+        `events.${index}`,
+      );
+    }
+  });
+  return events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)];
+}
+
+export function subscribesTo(events: string[], type: string): boolean {
+  return events.includes(ALL_EVENTS) || events.includes(type);
+}
+
+export async function createEndpoint(
+  ctx: AppContext,
+  scope: Required<EndpointScope>,
+  input: { url: string; events?: string[]; description?: string | null },
+): Promise<WebhookEndpoint> {
+  const url = await checkWebhookUrl(input.url, scope.environment, ctx.outboundWebhooks);
+  const events = normalizeEventTypes(input.events ?? [ALL_EVENTS]);
+  const now = isoNow(ctx.clock);
+  const secret = generateWebhookSecret();
+  const row: WebhookEndpointsTable = {
+    id: newId("whk"),
+    account_id: scope.accountId,
+    environment: scope.environment,
+    url,
+    events: JSON.stringify(events),
+    description: input.description ?? null,
+    status: "enabled",
+    disabled_reason: null,
+    secret_sealed: seal(ctx.secret, secret),
+    previous_secret_sealed: null,
+    previous_secret_expires_at: null,
+    failing_since: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockForUpdate(trx, ctx.dialect, `webhook_endpoints:${scope.accountId}:${scope.environment}`);
+    const existing = await trx
+      .selectFrom("webhook_endpoints")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("account_id", "=", scope.accountId)
+      .where("environment", "=", scope.environment)
+      .executeTakeFirstOrThrow();
+    if (Number(existing.n) >= MAX_ENDPOINTS_PER_ENVIRONMENT) {
+      throw new ApiError(
+        "invalid_request",
+        `An environment can have at most ${MAX_ENDPOINTS_PER_ENVIRONMENT} webhook endpoints; delete one first.`,
+      );
+    }
+    await trx.insertInto("webhook_endpoints").values(row).execute();
+  });
+  return { ...toEndpoint(row), secret };
+}
+
+export async function listEndpoints(ctx: AppContext, scope: EndpointScope): Promise<WebhookEndpoint[]> {
+  let query = ctx.db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", scope.accountId);
+  if (scope.environment) query = query.where("environment", "=", scope.environment);
+  const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").execute();
+  return rows.map(toEndpoint);
+}
+
+/** One endpoint, with its secret. */
+export async function getEndpoint(
+  ctx: AppContext,
+  scope: EndpointScope,
+  id: string,
+): Promise<WebhookEndpoint> {
+  const row = await findEndpoint(ctx.db, scope, id);
+  return { ...toEndpoint(row), secret: unseal(ctx.secret, row.secret_sealed) };
+}
+
+export async function updateEndpoint(
+  ctx: AppContext,
+  scope: Required<EndpointScope>,
+  id: string,
+  patch: { url?: string; events?: string[]; description?: string | null; status?: WebhookEndpointStatus },
+): Promise<WebhookEndpoint> {
+  const changes: Partial<WebhookEndpointsTable> = {};
+  if (patch.url !== undefined) {
+    changes.url = await checkWebhookUrl(patch.url, scope.environment, ctx.outboundWebhooks);
+  }
+  if (patch.events !== undefined) changes.events = JSON.stringify(normalizeEventTypes(patch.events));
+  if (patch.description !== undefined) changes.description = patch.description;
+  const now = isoNow(ctx.clock);
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const current = await findEndpoint(trx, scope, id);
+    if (patch.status === "enabled" && current.status !== "enabled") {
+      Object.assign(changes, { status: "enabled", disabled_reason: null, failing_since: null });
+    }
+    const disabling = patch.status === "disabled" && current.status !== "disabled";
+    if (disabling) Object.assign(changes, { status: "disabled", disabled_reason: "manual" });
+    if (Object.keys(changes).length === 0) return current;
+    const updated = await trx
+      .updateTable("webhook_endpoints")
+      .set({ ...changes, updated_at: now })
+      .where("id", "=", current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (disabling) await giveUpPendingDeliveries(trx, current.id, now);
+    return updated;
+  });
+  return toEndpoint(row);
+}
+
+export async function deleteEndpoint(ctx: AppContext, scope: EndpointScope, id: string): Promise<void> {
+  let query = ctx.db
+    .deleteFrom("webhook_endpoints")
+    .where("id", "=", id)
+    .where("account_id", "=", scope.accountId);
+  if (scope.environment) query = query.where("environment", "=", scope.environment);
+  const result = await query.executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw endpointNotFound(id);
+}
+
+/**
+ * Replaces the signing secret. The replaced one keeps signing too, for 24 hours, so receivers can
+ * switch over without dropping a delivery; a second rotation within them drops the oldest.
+ */
+export async function rotateSecret(
+  ctx: AppContext,
+  scope: Required<EndpointScope>,
+  id: string,
+): Promise<WebhookEndpoint> {
+  const secret = generateWebhookSecret();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const current = await findEndpoint(trx, scope, id);
+    return trx
+      .updateTable("webhook_endpoints")
+      .set({
+        secret_sealed: seal(ctx.secret, secret),
+        previous_secret_sealed: current.secret_sealed,
+        previous_secret_expires_at: isoAfter(ctx.clock, ROTATION_OVERLAP_SECONDS),
+        updated_at: isoNow(ctx.clock),
+      })
+      .where("id", "=", current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+  return { ...toEndpoint(row), secret };
+}
+
+export async function findEndpoint(
+  db: DbOrTrx,
+  scope: EndpointScope,
+  id: string,
+): Promise<WebhookEndpointsTable> {
+  let query = db
+    .selectFrom("webhook_endpoints")
+    .selectAll()
+    .where("id", "=", id)
+    .where("account_id", "=", scope.accountId);
+  if (scope.environment) query = query.where("environment", "=", scope.environment);
+  const row = await query.executeTakeFirst();
+  if (!row) throw endpointNotFound(id);
+  return row;
+}
+
+/** A disabled endpoint's waiting deliveries end unsent (a replay can send them again). */
+export async function giveUpPendingDeliveries(
+  trx: Transaction<Database>,
+  endpointId: string,
+  now: string,
+): Promise<void> {
+  await trx
+    .updateTable("webhook_deliveries")
+    .set({ state: "failed", next_attempt_at: null, lease_owner: null, lease_until: null, updated_at: now })
+    .where("endpoint_id", "=", endpointId)
+    .where("state", "=", "pending")
+    .execute();
+}
+
+export function endpointNotFound(id: string): ApiError {
+  return new ApiError("not_found", `No webhook endpoint ${id}.`);
+}
+
+export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
+  return {
+    id: row.id,
+    environment: row.environment,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    description: row.description,
+    status: row.status,
+    disabled_reason: row.disabled_reason,
+    failing_since: row.failing_since,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

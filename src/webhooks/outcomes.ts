@@ -1,0 +1,183 @@
+import { sql, type Transaction } from "kysely";
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import type { Database, WebhookAttemptsTable } from "../db/schema.js";
+import { newId } from "../ids.js";
+import type { ClaimedDelivery } from "./deliveries.js";
+import { giveUpPendingDeliveries } from "./endpoints.js";
+import type { PostResult } from "./http-client.js";
+
+/** An endpoint that has failed every attempt for this long is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
+export const GONE_STATUS = 410;
+/** Outcomes written per transaction at most. */
+const MAX_BATCH = 500;
+
+/** What an attempt at a claimed delivery came to. */
+export interface Outcome {
+  delivery: Pick<ClaimedDelivery, "id" | "endpoint_id" | "event_id" | "attempts" | "type" | "failing_since">;
+  result: PostResult;
+}
+
+export function succeeded(result: PostResult): boolean {
+  return result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+}
+
+/**
+ * Writes outcomes as they come, many to a transaction: those that arrive while one is being
+ * written go in the next. Each call resolves once its outcome is committed.
+ */
+export function createOutcomeWriter(ctx: AppContext, owner: string): (outcome: Outcome) => Promise<void> {
+  const waiting: Array<{ outcome: Outcome; resolve: () => void; reject: (error: unknown) => void }> = [];
+  let busy = false;
+
+  const writeNext = () => {
+    if (busy || waiting.length === 0) return;
+    busy = true;
+    const batch = waiting.splice(0, MAX_BATCH);
+    recordOutcomes(
+      ctx,
+      owner,
+      batch.map((entry) => entry.outcome),
+    )
+      .then(
+        () => {
+          for (const entry of batch) entry.resolve();
+        },
+        (error: unknown) => {
+          for (const entry of batch) entry.reject(error);
+        },
+      )
+      .finally(() => {
+        busy = false;
+        writeNext();
+      });
+  };
+
+  return (outcome) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ outcome, resolve, reject });
+      // Gather what else finishes in this turn of the event loop.
+      if (waiting.length === 1) setImmediate(writeNext);
+    });
+}
+
+/**
+ * Logs attempts and moves their deliveries on, in one transaction: succeeded; or due again after
+ * the retry schedule's next delay; or, with the schedule used up, given up. Each endpoint's run
+ * of failures is tracked too: a 410 answer, or 5 days of nothing but failures, disables it. Only
+ * the holder of a delivery's lease moves it (a replay or a disable may have taken it back).
+ */
+export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: Outcome[]): Promise<void> {
+  const now = isoNow(ctx.clock);
+  const successes = outcomes.filter(({ result }) => succeeded(result));
+  const failures = outcomes.filter(({ result }) => !succeeded(result));
+  const attempts: WebhookAttemptsTable[] = outcomes.map(({ delivery, result }) => ({
+    id: newId("wat"),
+    endpoint_id: delivery.endpoint_id,
+    event_id: delivery.event_id,
+    event_type: delivery.type,
+    attempt: delivery.attempts + 1,
+    status_code: result.statusCode,
+    error: result.error,
+    duration_ms: result.durationMs,
+    created_at: now,
+  }));
+
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto("webhook_attempts").values(attempts).execute();
+    if (successes.length > 0) {
+      await trx
+        .updateTable("webhook_deliveries")
+        .set({
+          state: "succeeded",
+          attempts: sql`attempts + 1`,
+          next_attempt_at: null,
+          lease_owner: null,
+          lease_until: null,
+          updated_at: now,
+        })
+        .where(
+          "id",
+          "in",
+          successes.map(({ delivery }) => delivery.id),
+        )
+        .where("lease_owner", "=", owner)
+        .where("state", "=", "pending")
+        .execute();
+      // One success ends an endpoint's run of failures.
+      const recovered = [
+        ...new Set(
+          successes
+            .filter(({ delivery }) => delivery.failing_since !== null)
+            .map(({ delivery }) => delivery.endpoint_id),
+        ),
+      ];
+      if (recovered.length > 0) {
+        await trx
+          .updateTable("webhook_endpoints")
+          .set({ failing_since: null })
+          .where("id", "in", recovered)
+          .execute();
+      }
+    }
+    for (const failure of failures) await recordFailure(ctx, trx, owner, failure, now);
+  });
+}
+
+async function recordFailure(
+  ctx: AppContext,
+  trx: Transaction<Database>,
+  owner: string,
+  { delivery, result }: Outcome,
+  now: string,
+): Promise<void> {
+  const retryDelay = ctx.outboundWebhooks.retrySchedule[delivery.attempts];
+  const nextAttemptAt =
+    retryDelay === undefined ? null : new Date(Date.parse(now) + retryDelay * 1000).toISOString();
+  await trx
+    .updateTable("webhook_deliveries")
+    .set({
+      state: nextAttemptAt === null ? "failed" : "pending",
+      attempts: delivery.attempts + 1,
+      next_attempt_at: nextAttemptAt,
+      lease_owner: null,
+      lease_until: null,
+      updated_at: now,
+    })
+    .where("id", "=", delivery.id)
+    .where("lease_owner", "=", owner)
+    .where("state", "=", "pending")
+    .execute();
+
+  const failingSince = delivery.failing_since ?? now;
+  const gone = result.statusCode === GONE_STATUS;
+  const failingTooLong = Date.parse(now) - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
+  if (gone || failingTooLong) {
+    const disabled = await trx
+      .updateTable("webhook_endpoints")
+      .set({
+        status: "disabled",
+        disabled_reason: gone ? "gone" : "failing",
+        failing_since: failingSince,
+        updated_at: now,
+      })
+      .where("id", "=", delivery.endpoint_id)
+      .where("status", "=", "enabled")
+      .executeTakeFirst();
+    if (disabled.numUpdatedRows > 0n) {
+      await giveUpPendingDeliveries(trx, delivery.endpoint_id, now);
+      ctx.log.warn(
+        { webhook_id: delivery.endpoint_id, reason: gone ? "gone" : "failing" },
+        "webhook endpoint disabled",
+      );
+    }
+  } else if (delivery.failing_since === null) {
+    await trx
+      .updateTable("webhook_endpoints")
+      .set({ failing_since: now })
+      .where("id", "=", delivery.endpoint_id)
+      .where("failing_since", "is", null)
+      .execute();
+  }
+}

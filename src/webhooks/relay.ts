@@ -1,0 +1,88 @@
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import { claimEventsToFanOut } from "../db/queue-claims.js";
+import type { WebhookDeliveriesTable } from "../db/schema.js";
+import { subscribesTo } from "./endpoints.js";
+
+const INSERT_CHUNK = 500;
+
+/** The id of the one delivery of `eventId` to `endpointId`. */
+export function deliveryId(endpointId: string, eventId: string): string {
+  return `${endpointId}:${eventId}`;
+}
+
+/**
+ * Fans events out: for up to `limit` events not yet relayed, a pending delivery to every enabled
+ * endpoint of the event's account and environment that subscribes to its type, and the events
+ * marked relayed, all in one transaction. A crash before the commit leaves the events to relay
+ * again; after it, the deliveries are in the queue. Returns how many events it relayed.
+ */
+export async function relayEvents(ctx: AppContext, limit: number): Promise<number> {
+  // Most polls find nothing: a plain read keeps them from opening a write transaction.
+  const waiting = await ctx.db
+    .selectFrom("events")
+    .select("id")
+    .where("fanned_out_at", "is", null)
+    .limit(1)
+    .executeTakeFirst();
+  if (!waiting) return 0;
+
+  return ctx.db.transaction().execute(async (trx) => {
+    const events = await claimEventsToFanOut(trx, ctx.dialect, limit);
+    if (events.length === 0) return 0;
+    const now = isoNow(ctx.clock);
+    const accounts = [...new Set(events.map((event) => event.account_id))];
+    const endpoints = await trx
+      .selectFrom("webhook_endpoints")
+      .select(["id", "account_id", "environment", "events"])
+      .where("account_id", "in", accounts)
+      .where("status", "=", "enabled")
+      .execute();
+    const subscriptions = endpoints.map((endpoint) => ({
+      ...endpoint,
+      events: JSON.parse(endpoint.events) as string[],
+    }));
+    const deliveries: WebhookDeliveriesTable[] = [];
+    for (const event of events) {
+      // A test event is made with its one delivery already (sendTestEvent).
+      if (event.type === "webhook.test") continue;
+      for (const endpoint of subscriptions) {
+        if (endpoint.account_id !== event.account_id || endpoint.environment !== event.environment) continue;
+        if (!subscribesTo(endpoint.events, event.type)) continue;
+        deliveries.push(pendingDelivery(endpoint.id, event.id, now));
+      }
+    }
+    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto("webhook_deliveries")
+        .values(deliveries.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.column("id").doNothing())
+        .execute();
+    }
+    await trx
+      .updateTable("events")
+      .set({ fanned_out_at: now })
+      .where(
+        "id",
+        "in",
+        events.map((event) => event.id),
+      )
+      .execute();
+    return events.length;
+  });
+}
+
+export function pendingDelivery(endpointId: string, eventId: string, now: string): WebhookDeliveriesTable {
+  return {
+    id: deliveryId(endpointId, eventId),
+    endpoint_id: endpointId,
+    event_id: eventId,
+    state: "pending",
+    attempts: 0,
+    next_attempt_at: now,
+    lease_owner: null,
+    lease_until: null,
+    created_at: now,
+    updated_at: now,
+  };
+}

@@ -1,0 +1,170 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TLSSocket } from "node:tls";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWebhookHttpClient } from "../src/webhooks/http-client.js";
+import { parseWebhookSettings } from "../src/webhooks/settings.js";
+import { type HostLookup, refusedAddressClass } from "../src/webhooks/ssrf.js";
+
+/* The outgoing client on its own: TLS to the checked address keeps the host name for SNI and
+ * the certificate check; the address classes; the WEBHOOK_* settings. */
+
+const HOST = "hooks.dakiya.test";
+
+describe("webhook HTTPS to a pinned address", () => {
+  let dir: string;
+  let server: Server;
+  let port: number;
+  let cert: string;
+  const seen: Array<{ servername: string | false | null; host: string | undefined }> = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "dakiya-tls-"));
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        `/CN=${HOST}`,
+        "-addext",
+        `subjectAltName=DNS:${HOST}`,
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+    cert = readFileSync(join(dir, "cert.pem"), "utf8");
+    server = createServer({ key: readFileSync(join(dir, "key.pem")), cert }, (request, response) => {
+      seen.push({ servername: (request.socket as TLSSocket).servername, host: request.headers.host });
+      request.resume();
+      request.on("end", () => response.writeHead(204).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const client = (lookup: HostLookup, allowPrivate = true) =>
+    createWebhookHttpClient({
+      timeoutMs: 5_000,
+      guard: () => ({ allowPrivate, lookup }),
+      connectionsPerOrigin: 4,
+      ca: cert,
+    });
+  const toLoopback: HostLookup = async () => [{ address: "127.0.0.1", family: 4 }];
+
+  it("sends SNI for the host name and verifies the certificate against it, not the address", async () => {
+    const http = client(toLoopback);
+    try {
+      const result = await http.post(`https://${HOST}:${port}/in`, { "webhook-id": "evt_1" }, "{}");
+      expect(result).toMatchObject({ statusCode: 204, error: null });
+      expect(seen.at(-1)).toEqual({ servername: HOST, host: `${HOST}:${port}` });
+    } finally {
+      await http.close();
+    }
+  });
+
+  it("fails when the certificate is not for the URL's host name", async () => {
+    const http = client(toLoopback);
+    try {
+      const result = await http.post(`https://other.dakiya.test:${port}/in`, {}, "{}");
+      expect(result.statusCode).toBeNull();
+      expect(result.error).toMatch(/TLS|certificate|altnames/i);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it("never connects when the lookup answers with a refused address", async () => {
+    const before = seen.length;
+    const http = client(toLoopback, false);
+    try {
+      const result = await http.post(`https://${HOST}:${port}/in`, {}, "{}");
+      expect(result).toMatchObject({
+        statusCode: null,
+        error: `refused: ${HOST} resolves to 127.0.0.1, a loopback address`,
+      });
+      expect(seen).toHaveLength(before);
+    } finally {
+      await http.close();
+    }
+  });
+});
+
+describe("address classes", () => {
+  it.each([
+    ["8.8.8.8", undefined],
+    ["93.184.216.34", undefined],
+    ["2606:4700:4700::1111", undefined],
+    ["::ffff:8.8.8.8", undefined],
+    ["64:ff9b::8.8.8.8", undefined],
+    ["127.0.0.1", "a loopback address"],
+    ["::1", "a loopback address"],
+    ["10.255.255.255", "a private address"],
+    ["172.15.255.255", undefined],
+    ["172.32.0.0", undefined],
+    ["100.63.255.255", undefined],
+    ["100.128.0.0", undefined],
+    ["100.64.0.0", "a carrier-grade NAT address"],
+    ["169.254.169.254", "a cloud metadata address"],
+    ["fd00:ec2::254", "a cloud metadata address"],
+    ["fe80::abcd%eth0", "a link-local address"],
+    ["::ffff:7f00:1", "a loopback address (IPv4 127.0.0.1 inside IPv6)"],
+    ["::ffff:0:a00:1", "a private address (IPv4 10.0.0.1 inside IPv6)"],
+    ["2002:c0a8:0101::1", "a private address (IPv4 192.168.1.1 inside IPv6)"],
+    ["64:ff9b:1::1", "a private address"],
+    ["255.255.255.255", "the broadcast address"],
+    ["240.0.0.1", "a reserved address"],
+  ])("%s is %s", (address, expected) => {
+    expect(refusedAddressClass(address)).toBe(expected);
+  });
+});
+
+describe("WEBHOOK_* settings", () => {
+  it("has the contract's defaults", () => {
+    expect(parseWebhookSettings({})).toEqual({
+      timeoutMs: 10_000,
+      retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
+      allowPrivate: false,
+    });
+  });
+
+  it("reads a schedule in seconds (decimals too), a timeout and the private-address switch", () => {
+    expect(
+      parseWebhookSettings({
+        WEBHOOK_TIMEOUT_MS: "2500",
+        WEBHOOK_RETRY_SCHEDULE: "1, 0.5,30",
+        WEBHOOK_ALLOW_PRIVATE: "true",
+      }),
+    ).toEqual({ timeoutMs: 2500, retrySchedule: [1, 0.5, 30], allowPrivate: true });
+  });
+
+  it.each([
+    [{ WEBHOOK_TIMEOUT_MS: "0" }, /WEBHOOK_TIMEOUT_MS/],
+    [{ WEBHOOK_RETRY_SCHEDULE: "5,-1" }, /WEBHOOK_RETRY_SCHEDULE/],
+    [{ WEBHOOK_RETRY_SCHEDULE: "5,,6" }, /WEBHOOK_RETRY_SCHEDULE/],
+    [{ WEBHOOK_RETRY_SCHEDULE: "999999999" }, /WEBHOOK_RETRY_SCHEDULE/],
+    [{ WEBHOOK_ALLOW_PRIVATE: "yes" }, /WEBHOOK_ALLOW_PRIVATE must be true or false/],
+  ])("refuses %o", (env, message) => {
+    expect(() => parseWebhookSettings(env)).toThrow(message);
+  });
+});
