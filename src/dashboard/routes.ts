@@ -6,6 +6,7 @@ import { otpSettingsRoutes } from "./routes/otp-settings.js";
 import { overviewRoutes } from "./routes/overview.js";
 import { registryRoutes } from "./routes/registry.js";
 import { sessionRoutes } from "./routes/session.js";
+import { webhookRoutes } from "./routes/webhooks.js";
 
 /** The `/dashboard/api/` routes the web console calls (docs/dashboard-api.md). */
 export function dashboardRoutes(app: App, ctx: AppContext): void {
@@ -15,4 +16,5 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
   messageRoutes(app, ctx);
   registryRoutes(app, ctx);
   otpSettingsRoutes(app, ctx);
+  webhookRoutes(app, ctx);
 }

@@ -39,10 +39,16 @@ export interface DashboardServer {
 /**
  * The whole server (API, dashboard API, the built app from web/dist and a delivery worker) on
  * a fresh SQLite database, on the real clock so the worker delivers sandbox messages by itself.
+ * `env` adds settings to the test configuration (e.g. `WEBHOOK_ALLOW_PRIVATE`).
  */
-export async function startDashboardServer(): Promise<DashboardServer> {
+export async function startDashboardServer(
+  options: { env?: NodeJS.ProcessEnv } = {},
+): Promise<DashboardServer> {
   const database: TestDatabase = await createTestDatabase("sqlite");
-  const ctx = await openTestContext(database.url, { clock: systemClock });
+  const ctx = await openTestContext(database.url, {
+    clock: systemClock,
+    ...(options.env ? { env: options.env } : {}),
+  });
   let server: RunningServer | undefined;
   try {
     const app = await buildApp(ctx);

@@ -12,6 +12,8 @@ import { SetupPage } from "./pages/Setup";
 import { SignInPage } from "./pages/SignIn";
 import { TemplatesPage } from "./pages/Templates";
 import { UnavailablePage } from "./pages/Unavailable";
+import { WebhookDetailPage } from "./pages/WebhookDetail";
+import { WebhooksPage } from "./pages/Webhooks";
 import { useSession } from "./session";
 
 export function App() {
@@ -28,6 +30,8 @@ export function App() {
           <Route path="templates" element={<TemplatesPage />} />
           <Route path="otp" element={<OtpSettingsPage />} />
           <Route path="developers/keys" element={<ApiKeysPage />} />
+          <Route path="developers/webhooks" element={<WebhooksPage />} />
+          <Route path="developers/webhooks/:id" element={<WebhookDetailPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Route>

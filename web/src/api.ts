@@ -158,6 +158,68 @@ export interface OtpSettings {
   test_numbers: Record<string, string>;
 }
 
+/** The events an endpoint can subscribe to (`webhook.test` goes only to the endpoint tested). */
+export const WEBHOOK_EVENT_TYPES = [
+  "sms.submitted",
+  "sms.delivered",
+  "sms.undelivered",
+  "sms.failed",
+  "otp.sent",
+  "otp.verified",
+  "otp.failed",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** Subscribes an endpoint to every event, including types added later. */
+export const ALL_WEBHOOK_EVENTS = "*";
+
+export type WebhookStatus = "enabled" | "disabled";
+
+/** Why a disabled endpoint is disabled: by hand, it answered 410 Gone, or 5 days of failures. */
+export type WebhookDisabledReason = "manual" | "gone" | "failing";
+
+export interface WebhookEndpoint {
+  id: string;
+  environment: Environment;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: WebhookStatus;
+  disabled_reason: WebhookDisabledReason | null;
+  /** Since when every attempt has failed; null while the endpoint answers. */
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEndpointWithSecret extends WebhookEndpoint {
+  secret: string;
+}
+
+export interface NewWebhookEndpoint {
+  url: string;
+  events: string[];
+  description?: string | undefined;
+}
+
+export interface WebhookEndpointChange {
+  url?: string;
+  events?: string[];
+  description?: string;
+  status?: WebhookStatus;
+}
+
+export interface WebhookAttempt {
+  id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  /** `null` when no answer came (refused connection, timeout, blocked address). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  created_at: string;
+}
+
 /** An error answered by the server in its envelope, or a network failure made to look like one. */
 export class ApiError extends Error {
   readonly status: number;
@@ -260,6 +322,10 @@ function toApiError(response: Response, body: unknown): ApiError {
   );
 }
 
+function webhookPath(id: string, action?: string): string {
+  return `/webhooks/${encodeURIComponent(id)}${action ? `/${action}` : ""}`;
+}
+
 export function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === "AbortError";
 }
@@ -304,6 +370,37 @@ export const api = {
   addTemplate: (template: NewTemplate) => request<Template>("POST", "/templates", { body: template }),
   setTemplateStatus: (templateId: string, status: TemplateStatus) =>
     request<Template>("POST", `/templates/${encodeURIComponent(templateId)}/status`, { body: { status } }),
+
+  listWebhooks: (environment: Environment, signal?: AbortSignal) =>
+    request<{ data: WebhookEndpoint[] }>("GET", "/webhooks", { query: { environment }, signal }),
+  createWebhook: (environment: Environment, endpoint: NewWebhookEndpoint) =>
+    request<WebhookEndpointWithSecret>("POST", "/webhooks", { query: { environment }, body: endpoint }),
+  getWebhook: (environment: Environment, id: string, signal?: AbortSignal) =>
+    request<WebhookEndpointWithSecret>("GET", webhookPath(id), { query: { environment }, signal }),
+  updateWebhook: (environment: Environment, id: string, change: WebhookEndpointChange) =>
+    request<WebhookEndpoint>("PATCH", webhookPath(id), { query: { environment }, body: change }),
+  deleteWebhook: (environment: Environment, id: string) =>
+    request<void>("DELETE", webhookPath(id), { query: { environment } }),
+  rotateWebhookSecret: (environment: Environment, id: string) =>
+    request<WebhookEndpointWithSecret>("POST", webhookPath(id, "rotate-secret"), {
+      query: { environment },
+      body: {},
+    }),
+  testWebhook: (environment: Environment, id: string) =>
+    request<{ id: string; type: "webhook.test" }>("POST", webhookPath(id, "test"), {
+      query: { environment },
+      body: {},
+    }),
+  listWebhookAttempts: (environment: Environment, id: string, limit: number, signal?: AbortSignal) =>
+    request<{ data: WebhookAttempt[] }>("GET", webhookPath(id, "attempts"), {
+      query: { environment, limit },
+      signal,
+    }),
+  replayWebhook: (environment: Environment, id: string, since: string) =>
+    request<{ webhook_id: string; since: string; queued: number }>("POST", webhookPath(id, "replay"), {
+      query: { environment },
+      body: { since },
+    }),
 
   getOtpSettings: (environment: Environment, signal?: AbortSignal) =>
     request<OtpSettings>("GET", "/otp-settings", { query: { environment }, signal }),

@@ -7,10 +7,19 @@ interface DialogProps {
   /** While true, Escape and the backdrop do nothing (e.g. while a secret is on screen). */
   dismissible?: boolean;
   tone?: "default" | "danger";
+  /** `wide` for forms with several columns of choices. */
+  size?: "default" | "wide";
 }
 
 /** A modal dialog on the native <dialog>, which traps focus and restores it on close. */
-export function Dialog({ title, onClose, children, dismissible = true, tone = "default" }: DialogProps) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  dismissible = true,
+  tone = "default",
+  size = "default",
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const onCloseRef = useRef(onClose);
@@ -40,7 +49,7 @@ export function Dialog({ title, onClose, children, dismissible = true, tone = "d
   return (
     <dialog
       ref={ref}
-      className={`dialog dialog-${tone}`}
+      className={`dialog dialog-${tone}${size === "wide" ? " dialog-wide" : ""}`}
       aria-modal="true"
       aria-labelledby={titleId}
       onMouseDown={(event) => {

@@ -11,6 +11,7 @@ import {
   OverviewIcon,
   ShieldIcon,
   TemplateIcon,
+  WebhookIcon,
 } from "./icons";
 
 interface NavItem {
@@ -28,7 +29,10 @@ const MAIN_NAV: NavItem[] = [
   { to: "/otp", label: "OTP settings", icon: <ShieldIcon /> },
 ];
 
-const DEVELOPER_NAV: NavItem[] = [{ to: "/developers/keys", label: "API keys", icon: <KeyIcon /> }];
+const DEVELOPER_NAV: NavItem[] = [
+  { to: "/developers/keys", label: "API keys", icon: <KeyIcon /> },
+  { to: "/developers/webhooks", label: "Webhooks", icon: <WebhookIcon /> },
+];
 
 export function Layout() {
   const { environment } = useEnvironment();

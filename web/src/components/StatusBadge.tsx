@@ -6,6 +6,8 @@ const TONES: Record<string, string> = {
   undelivered: "red",
   queued: "grey",
   inactive: "grey",
+  enabled: "green",
+  disabled: "grey",
   submitted: "blue",
 };
 

@@ -61,6 +61,15 @@ export const KeyIcon = () => (
   </Icon>
 );
 
+export const WebhookIcon = () => (
+  <Icon>
+    <circle cx="12" cy="6" r="2.5" />
+    <circle cx="5.5" cy="17" r="2.5" />
+    <circle cx="18.5" cy="17" r="2.5" />
+    <path d="M10.8 8.2L7 14.8M8 17h8M13.2 8.2l3.8 6.6" />
+  </Icon>
+);
+
 export const MenuIcon = () => (
   <Icon>
     <path d="M4 7h16M4 12h16M4 17h16" />
