@@ -31,6 +31,9 @@ export interface ApiScenario {
 }
 
 export interface ApiLoadResult {
+  /** When the measured load started and ended (the warm-up before it). */
+  load_started_at: string;
+  load_ended_at: string;
   load_seconds: number;
   connections: number;
   warmup_seconds: number;
@@ -117,12 +120,15 @@ export async function runApiLoad(
     const benchCpuAtStart = process.cpuUsage();
     const loadStart = Date.now();
     const result = await load(options.loadSeconds);
-    const loadSeconds = (Date.now() - loadStart) / 1000;
+    const loadEnd = Date.now();
+    const loadSeconds = (loadEnd - loadStart) / 1000;
     const serverCpu = server.cpuSeconds() - cpuAtStart;
     const benchCpu = process.cpuUsage(benchCpuAtStart);
     maxSampledRss = Math.max(maxSampledRss, server.rssMb());
     const ok = result["2xx"];
     return {
+      load_started_at: new Date(loadStart).toISOString(),
+      load_ended_at: new Date(loadEnd).toISOString(),
       load_seconds: round(loadSeconds, 2),
       connections: options.connections,
       warmup_seconds: options.warmupSeconds,

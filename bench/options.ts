@@ -1,0 +1,101 @@
+// What a run of `npm run bench` is asked to do: the command-line flags and the BENCH_* environment
+// variables (documented in bench/run.ts and README "Performance"), read once at start.
+
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const RESULTS_DIR = join(ROOT, "bench", "results");
+export const PROFILE_DIR = join(RESULTS_DIR, "profile");
+
+export const WARMUP_SECONDS = 2;
+export const LOAD_SECONDS = envInteger("BENCH_DURATION", 10, 1, 20);
+export const CONNECTIONS = envInteger("BENCH_CONNECTIONS", 50, 1, 500);
+export const PROFILE = process.env.BENCH_PROFILE === "1";
+export const RECEIPT_DELAY_MS = process.env.BENCH_RECEIPTS === "1" ? 1_000 : undefined;
+export const SMSC_NAGLE = process.env.BENCH_SMSC_NAGLE === "1";
+/** After the warm-up, how long the queue may take to empty before the measured load starts anyway. */
+export const WARMUP_DRAIN_SECONDS = 10;
+/** After the load, how long the queue (and with receipts, the receipts) may take to settle. */
+export const DRAIN_SECONDS = 30;
+export const READY_SECONDS = 15;
+/** The whole run, set-up to clean-up (Kannel's installation apart). */
+export const RUN_SECONDS = 190;
+/** What --peer kannel adds: start-up, warm-up, load, drain and stop. */
+export const KANNEL_SECONDS = 80;
+/** After a scenario (and the OTPs made for otp-verify), how long the webhook backlog may take to empty. */
+export const WEBHOOK_DRAIN_SECONDS = 30;
+
+export const API_SCENARIOS = ["otp-send", "otp-verify", "sms-send-sandbox", "balance"] as const;
+export const ALL_SCENARIOS = ["sms-live-smpp", ...API_SCENARIOS, "bare"] as const;
+export type ScenarioName = (typeof ALL_SCENARIOS)[number];
+export type Dialect = "sqlite" | "postgres";
+
+export const {
+  dialect: DIALECT,
+  scenarios: SELECTED,
+  peer: PEER,
+  webhooks: WEBHOOKS,
+} = parseArguments(process.argv.slice(2));
+export const DB_LABEL = DIALECT === "postgres" ? "PostgreSQL" : "SQLite";
+
+function parseArguments(args: string[]): {
+  dialect: Dialect;
+  scenarios: Set<ScenarioName>;
+  peer: "kannel" | undefined;
+  webhooks: boolean;
+} {
+  const usage = `usage: npm run bench -- [--db sqlite|postgres] [--scenarios ${ALL_SCENARIOS.join(",")}] [--peer kannel] [--no-webhooks]`;
+  const die = (message: string): never => {
+    process.stderr.write(`bench: ${message}\n${usage}\n`);
+    process.exit(1);
+  };
+  let dialect: Dialect = "sqlite";
+  let scenarios = new Set<ScenarioName>(ALL_SCENARIOS);
+  let peer: "kannel" | undefined;
+  let webhooks = true;
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = (args[i] ?? "").split("=", 2) as [string, string | undefined];
+    const value = () => inline ?? args[++i] ?? die(`${flag} needs a value`);
+    if (flag === "--db") {
+      const db = value();
+      if (db !== "sqlite" && db !== "postgres") die(`--db must be sqlite or postgres, got "${db}"`);
+      dialect = db as Dialect;
+    } else if (flag === "--scenarios") {
+      const names = value()
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean);
+      for (const name of names) {
+        if (!(ALL_SCENARIOS as readonly string[]).includes(name)) die(`unknown scenario "${name}"`);
+      }
+      if (names.length === 0) die("--scenarios needs at least one scenario");
+      scenarios = new Set(names as ScenarioName[]);
+    } else if (flag === "--peer") {
+      const name = value();
+      if (name !== "kannel") die(`--peer must be kannel, got "${name}"`);
+      peer = "kannel";
+    } else if (flag === "--no-webhooks" && inline === undefined) {
+      webhooks = false;
+    } else if (flag === "--help" || flag === "-h") {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    } else {
+      die(`unknown argument "${args[i]}"`);
+    }
+  }
+  // Kannel is compared with sms-live-smpp.
+  if (peer) scenarios.add("sms-live-smpp");
+  return { dialect, scenarios, peer, webhooks };
+}
+
+function envInteger(name: string, fallback: number, min: number, max: number): number {
+  const value = process.env[name];
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    process.stderr.write(`bench: ${name} must be an integer from ${min} to ${max}, got "${value}"\n`);
+    process.exit(1);
+  }
+  return n;
+}

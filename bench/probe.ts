@@ -1,0 +1,96 @@
+// The database as the bench watches it while the server runs: queue counts read synchronously
+// (SQLite directly, PostgreSQL polled every 100 ms), the events written since a time, and the
+// totals at the end.
+
+import SqliteDatabase from "better-sqlite3";
+import pg from "pg";
+import type { BenchDatabase } from "./setup.js";
+
+export interface QueueProbe {
+  queued: () => number;
+  awaitingReceipt: () => number;
+  /** Events of `environment` created at or after `since` (an ISO time, as the events table keeps it). */
+  eventsWritten(environment: string, since: string): Promise<number>;
+  totals(): Promise<{ byStatus: Record<string, number>; carrierParts: number }>;
+  close(): Promise<void>;
+}
+
+export async function openQueueProbe(database: BenchDatabase): Promise<QueueProbe> {
+  if (database.path) {
+    const db = new SqliteDatabase(database.path, { readonly: true, fileMustExist: true });
+    db.pragma("busy_timeout = 5000");
+    const countStatus = db.prepare<[string], { n: number }>(
+      "select count(*) as n from messages where status = ?",
+    );
+    const countEvents = db.prepare<[string, string], { n: number }>(
+      "select count(*) as n from events where environment = ? and created_at >= ?",
+    );
+    return {
+      queued: () => countStatus.get("queued")?.n ?? 0,
+      awaitingReceipt: () => countStatus.get("submitted")?.n ?? 0,
+      eventsWritten: async (environment, since) => countEvents.get(environment, since)?.n ?? 0,
+      totals: async () => {
+        const statuses = db
+          .prepare<[], { status: string; n: number }>(
+            "select status, count(*) as n from messages group by status",
+          )
+          .all();
+        return {
+          byStatus: Object.fromEntries(statuses.map(({ status, n }) => [status, n])),
+          carrierParts:
+            db.prepare<[], { n: number }>("select count(*) as n from carrier_messages").get()?.n ?? 0,
+        };
+      },
+      close: async () => {
+        db.close();
+      },
+    };
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  const counts = { queued: 0, submitted: 0 };
+  const refresh = async () => {
+    const { rows } = await client.query<{ status: string; n: string }>(
+      "select status, count(*) as n from messages where status in ('queued', 'submitted') group by status",
+    );
+    counts.queued = 0;
+    counts.submitted = 0;
+    for (const row of rows) counts[row.status as "queued" | "submitted"] = Number(row.n);
+  };
+  await refresh();
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    refresh()
+      .catch(() => {})
+      .finally(() => {
+        polling = false;
+      });
+  }, 100);
+  return {
+    queued: () => counts.queued,
+    awaitingReceipt: () => counts.submitted,
+    eventsWritten: async (environment, since) => {
+      const { rows } = await client.query<{ n: string }>(
+        "select count(*) as n from events where environment = $1 and created_at >= $2",
+        [environment, since],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    totals: async () => {
+      const statuses = await client.query<{ status: string; n: string }>(
+        "select status, count(*) as n from messages group by status",
+      );
+      const parts = await client.query<{ n: string }>("select count(*) as n from carrier_messages");
+      return {
+        byStatus: Object.fromEntries(statuses.rows.map(({ status, n }) => [status, Number(n)])),
+        carrierParts: Number(parts.rows[0]?.n ?? 0),
+      };
+    },
+    close: async () => {
+      clearInterval(timer);
+      await client.end();
+    },
+  };
+}

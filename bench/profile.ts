@@ -1,0 +1,77 @@
+// BENCH_PROFILE=1: where the server's CPU time went, from the .cpuprofile it writes on exit.
+
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { log } from "./lifecycle.js";
+import { PROFILE_DIR, RESULTS_DIR, ROOT } from "./options.js";
+
+/** Self time by function and by module from the server's .cpuprofile (BENCH_PROFILE=1). */
+export function summariseProfile(): void {
+  const files = readdirSync(PROFILE_DIR)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .map((f) => join(PROFILE_DIR, f))
+    // The main thread's profile is by far the largest (tsx's loader thread writes one too).
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+  const [file] = files;
+  if (!file) {
+    log("no .cpuprofile was written (the server must exit cleanly for one)");
+    return;
+  }
+  interface ProfileNode {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+  }
+  const profile = JSON.parse(readFileSync(file, "utf8")) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byFunction = new Map<string, number>();
+  const byModule = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, index) => {
+    const node = byId.get(id);
+    const delta = profile.timeDeltas[index] ?? 0;
+    if (!node) return;
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === "(idle)") return;
+    total += delta;
+    const where = moduleOf(url, functionName);
+    const name = `${functionName || "(anonymous)"} ${where}${url ? `:${lineNumber + 1}` : ""}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + delta);
+    byModule.set(where, (byModule.get(where) ?? 0) + delta);
+  });
+  const top = (map: Map<string, number>, n: number) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, us]) => `  ${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`);
+  const summary = [
+    `CPU profile of the server (${file}), ${(total / 1e6).toFixed(1)} s on CPU, idle excluded:`,
+    "By module (self time):",
+    ...top(byModule, 15),
+    "By function (self time):",
+    ...top(byFunction, 20),
+    "",
+  ].join("\n");
+  writeFileSync(join(RESULTS_DIR, "profile-summary.txt"), summary);
+  process.stdout.write(`\n${summary}`);
+}
+
+function moduleOf(url: string, functionName: string): string {
+  if (url === "") return functionName.startsWith("(") ? functionName : "(native)";
+  // better-sqlite3 runs statements in C++ called from these two frames, so their self time is SQLite's.
+  if (url.endsWith("kysely/dist/esm/dialect/sqlite/sqlite-driver.js") && functionName === "executeQuery") {
+    return "SQLite: running statements (better-sqlite3, called by kysely)";
+  }
+  if (url.endsWith("better-sqlite3/lib/methods/wrappers.js") && functionName === "prepare") {
+    return "SQLite: preparing statements (better-sqlite3)";
+  }
+  const path = url.replace(/^file:\/\//, "");
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (pkg?.[1]) return pkg[1];
+  if (path.startsWith("node:")) return path;
+  if (path.startsWith(ROOT)) return path.slice(ROOT.length);
+  return path;
+}

@@ -1,0 +1,183 @@
+// The tables printed at the end of a run: sms-live-smpp's metrics side by side, one row per API
+// scenario with its ratio to the bare route and the targets, and the webhook delivery figures.
+
+import { CONNECTIONS, DB_LABEL, LOAD_SECONDS, WARMUP_SECONDS, WEBHOOK_DRAIN_SECONDS } from "./options.js";
+import type { Machine } from "./processes.js";
+import type { ApiScenarioResult } from "./scenarios/api-routes.js";
+import type { LiveScenarioResult } from "./scenarios/live-smpp.js";
+import { round } from "./summary.js";
+import type { WebhookFigures } from "./webhooks.js";
+
+export function printLiveReport(results: LiveScenarioResult[], elapsedSeconds: number): void {
+  const [first] = results;
+  if (!first) return;
+  const m = first.machine;
+  const rows: Array<[string, (r: LiveScenarioResult) => string]> = [
+    ["load", (r) => `${r.load_seconds} s, ${r.connections} connections`],
+    ["HTTP 202 accepted/s", (r) => String(r.http.accepted_per_s)],
+    [
+      "latency p50 / p99 / p99.9 / max",
+      (r) => {
+        const l = r.http.latency_ms;
+        return `${l.p50} / ${l.p99} / ${l.p99_9} / ${l.max} ms`;
+      },
+    ],
+    ["non-2xx / errors", (r) => `${r.http.non_2xx} / ${r.http.errors}`],
+    ["submit_sm/s during the load", (r) => String(r.smsc.submit_sm_per_s_during_load)],
+    ["submit_sm/s until the queue drained", (r) => String(r.smsc.submit_sm_per_s_until_drained)],
+    ["queue at the end of the load", (r) => String(r.queue.at_load_end)],
+    [
+      "queue at the end",
+      (r) =>
+        `${r.queue.at_end}${r.queue.drained ? ` (empty ${r.queue.drained_after_load_s} s after the load)` : " (not drained)"}`,
+    ],
+    ...(results.some((r) => r.receipts)
+      ? ([
+          ["receipts applied/s during the load", (r) => String(r.receipts?.acked_per_s_during_load ?? "–")],
+          [
+            "all delivered",
+            (r) =>
+              r.receipts?.all_delivered_after_load_s == null
+                ? `no (${r.receipts?.undelivered_at_end ?? "–"} still submitted)`
+                : `${r.receipts.all_delivered_after_load_s} s after the load`,
+          ],
+        ] satisfies Array<[string, (r: LiveScenarioResult) => string]>)
+      : []),
+    ["server RSS idle / peak", (r) => `${r.server.idle_rss_mb} / ${r.server.peak_rss_mb} MB`],
+    [
+      "server CPU during the load / the drain",
+      (r) => `${r.server.cpu_percent_during_load}% / ${r.server.cpu_percent_during_drain ?? "–"}%`,
+    ],
+  ];
+  const lines = [
+    "",
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GB, Node ${m.node} (${m.platform})`,
+    "",
+    `| metric | ${results.map((r) => r.scenario).join(" | ")} |`,
+    `|---|${results.map(() => "---").join("|")}|`,
+    ...rows.map(([name, value]) => `| ${name} | ${results.map(value).join(" | ")} |`),
+    "",
+  ];
+  const { totals } = first;
+  lines.push(
+    `Messages by status at the end (warm-up included): ${Object.entries(totals.messages_by_status)
+      .map(([status, n]) => `${status} ${n}`)
+      .join(
+        ", ",
+      )}; carrier parts recorded ${totals.carrier_parts}, submit_sm answered by the SMSC ${totals.smsc_submits}.`,
+  );
+  if (totals.smsc_submits !== totals.carrier_parts) {
+    lines.push(
+      `Note: the SMSC answered ${totals.smsc_submits} submits but Dakiya recorded ${totals.carrier_parts} parts.`,
+    );
+  }
+  if (first.http.non_2xx > 0)
+    lines.push(`Sample non-202 answers: ${first.http.sample_error_bodies.join(" | ")}`);
+  if (first.server.warn_log_lines + first.server.error_log_lines > 0) {
+    lines.push(
+      `Server logged ${first.server.warn_log_lines} warnings and ${first.server.error_log_lines} errors (bench/results/server.log).`,
+    );
+  }
+  lines.push(`Results in bench/results/latest.json; the run took ${round(elapsedSeconds, 1)} s.`, "");
+  process.stdout.write(lines.join("\n"));
+}
+
+/** The API scenarios and the bare route: one row each, and the targets. */
+export function printApiReport(
+  results: ApiScenarioResult[],
+  machine: Machine,
+  serverPeakMb: number,
+  logLines: { warn: number; error: number },
+  elapsedSeconds: number,
+): void {
+  if (results.length === 0) return;
+  const m = machine;
+  const thousands = (n: number) => n.toLocaleString("en-US");
+  const lines = [
+    "",
+    `API scenarios on ${DB_LABEL}: ${WARMUP_SECONDS} s warm-up, then ${LOAD_SECONDS} s at ${CONNECTIONS} connections each.`,
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GB, Node ${m.node} (${m.platform})`,
+    "",
+    "| scenario | req/s (2xx) | ratio to bare | p50 / p99 / max ms | non-2xx | errors | peak RSS MB |",
+    "|---|---:|---:|---|---:|---:|---:|",
+    ...results.map((r) => {
+      const l = r.http.latency_ms;
+      return `| ${r.scenario} | ${thousands(r.http.requests_per_s)} | ${r.ratio_to_bare === null ? "–" : r.ratio_to_bare.toFixed(2)} | ${l.p50} / ${l.p99} / ${l.max} | ${r.http.non_2xx} | ${r.http.errors + r.http.timeouts} | ${r.server.peak_rss_mb} |`;
+    }),
+    "",
+  ];
+  for (const r of results) {
+    if (r.http.outcomes) {
+      const outcomes = Object.entries(r.http.outcomes)
+        .map(([key, n]) => `${key} ${thousands(n)}`)
+        .join(", ");
+      lines.push(`${r.scenario} answers: ${outcomes}`);
+    }
+    if (r.http.sample_error_bodies.length > 0) {
+      lines.push(`${r.scenario} sample non-2xx: ${r.http.sample_error_bodies.join(" | ")}`);
+    }
+  }
+  const byName = new Map(results.map((r) => [r.scenario, r]));
+  const target = (name: string, check: (r: ApiScenarioResult) => [boolean, string]) => {
+    const r = byName.get(name);
+    if (!r) return;
+    const [met, figure] = check(r);
+    lines.push(`  ${met ? "met    " : "not met"}  ${name}: ${figure}`);
+  };
+  lines.push("", "Targets (absolute numbers differ by machine; ratios are what compare):");
+  target("otp-send", (r) => [(r.ratio_to_bare ?? 0) >= 0.4, `${r.ratio_to_bare} × bare (target ≥ 0.40)`]);
+  target("otp-verify", (r) => [(r.ratio_to_bare ?? 0) >= 0.5, `${r.ratio_to_bare} × bare (target ≥ 0.50)`]);
+  for (const r of results) {
+    if (r.scenario === "bare") continue;
+    target(r.scenario, (x) => [
+      x.http.latency_ms.p99 <= 10,
+      `p99 ${x.http.latency_ms.p99} ms (target ≤ 10 ms)`,
+    ]);
+  }
+  if (results.some((r) => r.scenario !== "bare")) {
+    lines.push(
+      `  ${serverPeakMb <= 200 ? "met    " : "not met"}  server RSS: peak ${serverPeakMb} MB over the scenarios (target ≤ 200 MB)`,
+    );
+  }
+  if (logLines.warn + logLines.error > 0) {
+    lines.push(
+      `Server logged ${logLines.warn} warnings and ${logLines.error} errors (bench/results/server.log).`,
+    );
+  }
+  lines.push(`Results in bench/results/latest.json; the run took ${round(elapsedSeconds, 1)} s.`, "");
+  process.stdout.write(lines.join("\n"));
+}
+
+/** Unless --no-webhooks: per scenario that wrote events, the sends/s and how the events followed. */
+export function printWebhookReport(results: Array<LiveScenarioResult | ApiScenarioResult>): void {
+  const rows = results.filter((r) => r.webhooks !== null && r.webhooks.events_written > 0);
+  if (rows.length === 0) return;
+  const thousands = (n: number) => n.toLocaleString("en-US");
+  const lines = [
+    "",
+    `Webhooks: one endpoint per environment subscribed to "*", answered 200 at once by a receiver on loopback (a child process); events written from the start of each load, waiting up to ${WEBHOOK_DRAIN_SECONDS} s after it. Lag: from the status change to the receiver's 2xx.`,
+    "",
+    "| scenario | sends/s | events written | arrived | left | lag p50 / p99 / max ms | backlog empty |",
+    "|---|---:|---:|---:|---:|---|---|",
+    ...rows.map((r) => {
+      const w = r.webhooks as WebhookFigures;
+      const sends = "accepted_per_s" in r.http ? r.http.accepted_per_s : r.http.requests_per_s;
+      const lag = w.lag_ms ? `${w.lag_ms.p50} / ${w.lag_ms.p99} / ${w.lag_ms.max}` : "–";
+      const empty = w.drained
+        ? `${w.drained_after_load_s} s after the load`
+        : `no (${thousands(w.events_left)} left after ${w.waited_s} s more)`;
+      return `| ${r.scenario} | ${thousands(sends)} | ${thousands(w.events_written)} | ${thousands(w.events_arrived)} | ${thousands(w.events_left)} | ${lag} | ${empty} |`;
+    }),
+    "",
+  ];
+  for (const r of rows) {
+    const w = r.webhooks as WebhookFigures;
+    const types = Object.entries(w.arrived_by_type)
+      .map(([type, n]) => `${type} ${thousands(n)}`)
+      .join(", ");
+    const repeats = w.deliveries_received - w.events_arrived;
+    lines.push(`${r.scenario} events arrived: ${types}${repeats > 0 ? ` (${repeats} delivered twice)` : ""}`);
+  }
+  lines.push("");
+  process.stdout.write(lines.join("\n"));
+}
