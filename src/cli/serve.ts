@@ -1,23 +1,31 @@
 import type { Command } from "commander";
-import { buildApp } from "../app.js";
 import { loadConfig } from "../config.js";
 import { type AppContext, createContext } from "../context.js";
 import { openDatabase } from "../db/database.js";
 import { migrateToLatest } from "../db/migrate.js";
-import { createCarriers } from "../delivery/carriers/wiring.js";
-import { startWorker } from "../delivery/worker.js";
-import { startServer } from "../server.js";
 import { type OutputOptions, print } from "./run.js";
+
+// The server, the worker and the carriers are loaded only by the commands that run them, so the
+// operator's other commands start in about half the time.
 
 export function serverCommands(program: Command, output: () => OutputOptions): void {
   program
     .command("serve")
     .description("run the HTTP API (what npm start runs)")
-    .action(async () => {
+    // Several API processes on one PostgreSQL can leave delivery to separate `dakiya worker` processes.
+    .option("--no-worker", "run no delivery worker in this process (run `dakiya worker` beside it)")
+    .action(async (options: { worker: boolean }) => {
+      const [{ buildApp }, { startServer }] = await Promise.all([
+        import("../app.js"),
+        import("../server.js"),
+      ]);
       const config = loadConfig();
       const ctx = await createContext(config);
       const app = await buildApp(ctx);
-      const server = await startServer(app, ctx, { ...config, worker: config.worker });
+      const server = await startServer(app, ctx, {
+        ...config,
+        worker: options.worker ? config.worker : undefined,
+      });
       stopOnSignal(ctx, "shutting down: finishing in-flight requests and deliveries", server.stop);
     });
 
@@ -25,6 +33,10 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
     .command("worker")
     .description("run only the delivery worker (serve runs one too); any number may share a PostgreSQL")
     .action(async () => {
+      const [{ createCarriers }, { startWorker }] = await Promise.all([
+        import("../delivery/carriers/wiring.js"),
+        import("../delivery/worker.js"),
+      ]);
       const config = loadConfig();
       const ctx = await createContext(config);
       const worker = startWorker(ctx, createCarriers(ctx, config), config.worker);

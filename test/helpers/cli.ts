@@ -27,7 +27,7 @@ export function cliRunner(env: () => NodeJS.ProcessEnv): {
       const { stdout, stderr } = await execFileAsync(process.execPath, [BIN, ...args], {
         cwd: ROOT,
         env: env(),
-        timeout: 20_000,
+        timeout: 45_000,
       });
       return { code: 0, stdout, stderr };
     } catch (error) {
