@@ -16,6 +16,8 @@ import type { BenchSmsc } from "./smsc.js";
 import { type LatencySummary, latencySummary, round, type SmscSummary, smscSummary } from "./summary.js";
 
 const SCENARIO = "kannel-sendsms";
+/** Sendsms with several recipients a request (space-separated in `to`), compared with sms-batch. */
+const MULTI_SCENARIO = "kannel-sendsms-multi";
 const MAX_PENDING_SUBMITS = 50;
 /** Each apt-get step of the installation. */
 const APT_SECONDS = 300;
@@ -54,9 +56,14 @@ export interface KannelRunOptions {
   drainSeconds: number;
   readySeconds: number;
   sender: string;
-  /** The destination and the text of the nth request (n from 1, warm-up included). */
+  /**
+   * The destination and the text of the nth message (n from 1, warm-up included). A request to
+   * several recipients sends the text of its first to all of them: sendsms takes one text.
+   */
   destination: (n: number) => string;
   text: (n: number) => string;
+  /** Recipients a sendsms request (1 unless given; more go space-separated in `to`). */
+  recipientsPerRequest?: number;
   freePort: () => Promise<number>;
   startProcess: (name: string, command: string, args: string[]) => BoxProcess;
   onCleanup: Cleanup;
@@ -78,7 +85,7 @@ export interface DakiyaLiveFigures {
 }
 
 export interface KannelResult {
-  scenario: typeof SCENARIO;
+  scenario: typeof SCENARIO | typeof MULTI_SCENARIO;
   description: string;
   run_at: string;
   machine: object;
@@ -89,6 +96,8 @@ export interface KannelResult {
   http: {
     requests_completed: number;
     accepted_2xx: number;
+    recipients_per_request: number;
+    /** Messages accepted a second: 2xx answers × recipients a request. */
     accepted_per_s: number;
     latency_ms: LatencySummary;
     non_2xx: number;
@@ -378,6 +387,7 @@ export async function runKannelScenario(options: KannelRunOptions): Promise<Kann
 
   const statusCodes: Record<string, number> = {};
   const errorBodies: string[] = [];
+  const recipients = options.recipientsPerRequest ?? 1;
   let sequence = 0;
   let acceptedTotal = 0;
   const credentials = `username=${kannel.username}&password=${kannel.password}`;
@@ -392,13 +402,15 @@ export async function runKannelScenario(options: KannelRunOptions): Promise<Kann
         {
           method: "GET",
           setupRequest: (request: autocannon.Request) => {
-            sequence += 1;
-            const query = `${credentials}&from=${encodeURIComponent(options.sender)}&to=${encodeURIComponent(options.destination(sequence))}&text=${encodeURIComponent(options.text(sequence))}`;
+            const first = sequence + 1;
+            sequence += recipients;
+            const to = Array.from({ length: recipients }, (_, i) => options.destination(first + i)).join(" ");
+            const query = `${credentials}&from=${encodeURIComponent(options.sender)}&to=${encodeURIComponent(to)}&text=${encodeURIComponent(options.text(first))}`;
             return { ...request, path: `/cgi-bin/sendsms?${query}` };
           },
           onResponse: (status: number, body: string) => {
             statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-            if (status >= 200 && status <= 299) acceptedTotal += 1;
+            if (status >= 200 && status <= 299) acceptedTotal += recipients;
             else if (errorBodies.length < 5) errorBodies.push(`${status} ${body.slice(0, 300)}`);
           },
         },
@@ -472,10 +484,12 @@ export async function runKannelScenario(options: KannelRunOptions): Promise<Kann
 
   const accepted = result["2xx"];
   return {
-    scenario: SCENARIO,
+    scenario: recipients > 1 ? MULTI_SCENARIO : SCENARIO,
     description:
       `GET /cgi-bin/sendsms on Kannel ${version} (bearerbox and smsbox with -v 2, store-type file), ` +
-      "the same sender, text and distinct destinations as sms-live-smpp, submitted over SMPP " +
+      (recipients > 1
+        ? `${recipients} space-separated recipients a request, the same sender and distinct destinations as sms-batch (one text a request), submitted over SMPP `
+        : "the same sender, text and distinct destinations as sms-live-smpp, submitted over SMPP ") +
       `(max-pending-submits ${MAX_PENDING_SUBMITS}) to a loopback SMSC of its own that answers at once`,
     run_at: new Date(loadStart).toISOString(),
     machine: options.machine,
@@ -483,6 +497,7 @@ export async function runKannelScenario(options: KannelRunOptions): Promise<Kann
       kannel: version,
       store_type: "file",
       max_pending_submits: MAX_PENDING_SUBMITS,
+      recipients_per_request: recipients,
       transceiver_mode: "true",
       console_log_level: "2 (warnings)",
     },
@@ -492,7 +507,8 @@ export async function runKannelScenario(options: KannelRunOptions): Promise<Kann
     http: {
       requests_completed: result.requests.total,
       accepted_2xx: accepted,
-      accepted_per_s: round(accepted / loadSeconds, 0),
+      recipients_per_request: recipients,
+      accepted_per_s: round((accepted * recipients) / loadSeconds, 0),
       latency_ms: latencySummary(result),
       non_2xx: result.non2xx,
       status_codes: statusCodes,
@@ -567,12 +583,12 @@ export function printKannelReport(
     `| ${name} | ${ours ?? "–"} | ${theirs} | ${ratioText} |`;
   const lines = [
     "",
-    `Kannel ${k.kannel.version} through sendsms (file store, SMPP max-pending-submits ${MAX_PENDING_SUBMITS}), the same load:`,
+    `Kannel ${k.kannel.version} through sendsms${k.http.recipients_per_request > 1 ? `, ${k.http.recipients_per_request} recipients a request` : ""} (file store, SMPP max-pending-submits ${MAX_PENDING_SUBMITS}), the same load:`,
     "",
     `| metric | ${d?.scenario ?? "sms-live-smpp"} | ${k.scenario} | Dakiya/Kannel |`,
     "|---|---:|---:|---:|",
     row(
-      "accepted/s (2xx)",
+      "messages accepted/s",
       d && thousands(d.http.accepted_per_s),
       thousands(k.http.accepted_per_s),
       ratio(k.dakiya_over_kannel.accepted_per_s),
@@ -611,7 +627,7 @@ export function printKannelReport(
       `${k.kannel.bearerbox_cpu_percent_during_load}% + ${k.kannel.smsbox_cpu_percent_during_load}%`,
     ),
     "",
-    `Kannel: ${thousands(k.totals.accepted_2xx)} sendsms answered 2xx, warm-up included (requests in flight ` +
+    `Kannel: ${thousands(k.totals.accepted_2xx)} messages accepted by sendsms (2xx), warm-up included (requests in flight ` +
       `when a load stops are sent but not counted); its SMSC answered ${thousands(k.totals.smsc_submits)} ` +
       `submit_sm, Kannel counted ${thousands(k.totals.kannel_sent)} sent.`,
     `Results in bench/results/latest.json; the run took ${round(elapsedSeconds, 1)} s.`,

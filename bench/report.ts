@@ -14,7 +14,8 @@ export function printLiveReport(results: LiveScenarioResult[], elapsedSeconds: n
   const m = first.machine;
   const rows: Array<[string, (r: LiveScenarioResult) => string]> = [
     ["load", (r) => `${r.load_seconds} s, ${r.connections} connections`],
-    ["HTTP 202 accepted/s", (r) => String(r.http.accepted_per_s)],
+    ["messages a request", (r) => String(r.http.messages_per_request)],
+    ["messages accepted/s (202)", (r) => String(r.http.accepted_per_s)],
     [
       "latency p50 / p99 / p99.9 / max",
       (r) => {

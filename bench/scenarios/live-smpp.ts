@@ -43,6 +43,10 @@ export interface LiveScenarioResult {
   http: {
     requests_completed: number;
     accepted_202: number;
+    messages_per_request: number;
+    /** Messages the 202 answers accepted (one per 202 for single sends). */
+    messages_accepted: number;
+    /** Messages accepted a second. */
     accepted_per_s: number;
     latency_ms: LatencySummary;
     non_2xx: number;
@@ -83,6 +87,44 @@ export interface LiveScenarioResult {
   webhooks: WebhookFigures | null;
 }
 
+/**
+ * What each request of a live scenario sends: one message (sms-live-smpp, below) or a batch of
+ * them (scenarios/sms-batch.ts). Messages are numbered through the run, warm-up included, from 1.
+ */
+export interface LiveLoad {
+  scenario: string;
+  /** What the load is, for the result's description. */
+  description: string;
+  path: string;
+  messagesPerRequest: number;
+  /** The body of a request whose first message is the nth. */
+  body(first: number): string;
+  /** How many messages a 202 answer with this body accepted. */
+  accepted(body: string): number;
+}
+
+/** POST /v2/sms/send: one message a request, a distinct destination each. */
+export const SINGLE_SEND: LiveLoad = {
+  scenario: "sms-live-smpp",
+  description:
+    "POST /v2/sms/send with a live key (one-variable transactional template, a distinct destination each)",
+  path: "/v2/sms/send",
+  messagesPerRequest: 1,
+  body: (n) => JSON.stringify(liveSend(n)),
+  accepted: () => 1,
+};
+
+/** The send of the nth message of a live scenario (and what Kannel is sent for it). */
+export function liveSend(n: number) {
+  return {
+    to: liveDestination(n),
+    sender: SENDER,
+    template_id: TEMPLATE_ID,
+    variables: { var1: loginCode(n) },
+    reference: `bench-${n}`,
+  };
+}
+
 /** The destination of the nth request of sms-live-smpp (and of Kannel's load). */
 export function liveDestination(n: number): string {
   return `+9198${String(n % 100_000_000).padStart(8, "0")}`;
@@ -101,8 +143,11 @@ export async function runLiveSmppScenario(options: {
   queued: () => number;
   awaitingReceipt: () => number;
   machine: Machine;
+  /** SINGLE_SEND unless given. */
+  load?: LiveLoad;
 }): Promise<LiveScenarioResult> {
   const { baseUrl, key, smsc, server, queued, awaitingReceipt, machine } = options;
+  const liveLoad = options.load ?? SINGLE_SEND;
   const receipts = RECEIPT_DELAY_MS !== undefined;
   /** Nothing left to do: the queue is empty and, with receipts, every receipt is in. */
   const settled = () =>
@@ -113,6 +158,7 @@ export async function runLiveSmppScenario(options: {
   const statusCodes: Record<string, number> = {};
   const errorBodies: string[] = [];
   let sequence = 0;
+  let acceptedMessages = 0;
   const load = (seconds: number) =>
     autocannon({
       url: baseUrl,
@@ -124,24 +170,17 @@ export async function runLiveSmppScenario(options: {
       requests: [
         {
           method: "POST",
-          path: "/v2/sms/send",
+          path: liveLoad.path,
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
           setupRequest: (request) => {
-            sequence += 1;
-            return {
-              ...request,
-              body: JSON.stringify({
-                to: liveDestination(sequence),
-                sender: SENDER,
-                template_id: TEMPLATE_ID,
-                variables: { var1: loginCode(sequence) },
-                reference: `bench-${sequence}`,
-              }),
-            };
+            const first = sequence + 1;
+            sequence += liveLoad.messagesPerRequest;
+            return { ...request, body: liveLoad.body(first) };
           },
           onResponse: (status, body) => {
             statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-            if (status !== 202 && errorBodies.length < 5) errorBodies.push(`${status} ${body.slice(0, 300)}`);
+            if (status === 202) acceptedMessages += liveLoad.accepted(body);
+            else if (errorBodies.length < 5) errorBodies.push(`${status} ${body.slice(0, 300)}`);
           },
         },
       ],
@@ -162,8 +201,9 @@ export async function runLiveSmppScenario(options: {
     log(`note: the warm-up's messages were not all through within ${WARMUP_DRAIN_SECONDS} s`);
   for (const code of Object.keys(statusCodes)) delete statusCodes[code];
   errorBodies.length = 0;
+  acceptedMessages = 0;
 
-  log(`load: ${LOAD_SECONDS} s, ${CONNECTIONS} connections, POST /v2/sms/send with a live key`);
+  log(`load: ${LOAD_SECONDS} s, ${CONNECTIONS} connections, POST ${liveLoad.path} with a live key`);
   const timeline: Sample[] = [];
   const submitsAtStart = smsc.submits;
   const receiptsAtStart = smsc.receiptsAcked;
@@ -225,12 +265,13 @@ export async function runLiveSmppScenario(options: {
   const lastSubmitAt = smsc.lastSubmitAt ?? loadStart;
   const submitsUntilDrained = smsc.submits - submitsAtStart;
   const accepted = result.statusCodeStats?.["202"]?.count ?? statusCodes["202"] ?? 0;
+  // Answers still in flight when autocannon stops are not counted, as with accepted_202.
+  const messagesAccepted = Math.min(acceptedMessages, accepted * liveLoad.messagesPerRequest);
 
   return {
-    scenario: `sms-live-smpp${receipts ? "-receipts" : ""}${SMSC_NAGLE ? "-nagle" : ""}`,
+    scenario: `${liveLoad.scenario}${receipts ? "-receipts" : ""}${SMSC_NAGLE ? "-nagle" : ""}`,
     description:
-      "POST /v2/sms/send with a live key (one-variable transactional template, a distinct destination " +
-      "each), queued in " +
+      `${liveLoad.description}, queued in ` +
       DB_LABEL +
       " and submitted over SMPP to a loopback SMSC that answers at once" +
       (SMSC_NAGLE ? " (Nagle's algorithm on)" : " (TCP_NODELAY)") +
@@ -249,7 +290,9 @@ export async function runLiveSmppScenario(options: {
     http: {
       requests_completed: result.requests.total,
       accepted_202: accepted,
-      accepted_per_s: round(accepted / loadSeconds, 0),
+      messages_per_request: liveLoad.messagesPerRequest,
+      messages_accepted: messagesAccepted,
+      accepted_per_s: round(messagesAccepted / loadSeconds, 0),
       latency_ms: latencySummary(result),
       non_2xx: result.non2xx,
       status_codes: statusCodes,

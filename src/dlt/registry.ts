@@ -259,24 +259,64 @@ export async function findTemplate(
   accountId: string,
   templateId: string,
 ): Promise<Template | undefined> {
-  const row = await db
+  const row = await templateQuery(db, accountId, templateId).executeTakeFirst();
+  return row && toTemplate(row);
+}
+
+/** The query of `findTemplate`: the template's row, if there is one (map it with `toTemplate`). */
+export function templateQuery(db: DbOrTrx, accountId: string, templateId: string) {
+  return db
     .selectFrom("templates")
     .selectAll()
     .where("account_id", "=", accountId)
-    .where("template_id", "=", templateId)
-    .executeTakeFirst();
-  return row && toTemplate(row);
+    .where("template_id", "=", templateId);
 }
 
 /** The send path's sender check: one query on the (account_id, sender) primary key. Exact match. */
 export async function senderExists(db: DbOrTrx, accountId: string, sender: string): Promise<boolean> {
-  const row = await db
+  const row = await senderQuery(db, accountId, sender).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The query of `senderExists`: a row if the sender is registered. */
+export function senderQuery(db: DbOrTrx, accountId: string, sender: string) {
+  return db
     .selectFrom("senders")
     .select("sender")
     .where("account_id", "=", accountId)
-    .where("sender", "=", sender)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where("sender", "=", sender);
+}
+
+/** A batch send's template lookup: the templates of `templateIds` that exist, by DLT id, in one query. */
+export async function findTemplates(
+  db: DbOrTrx,
+  accountId: string,
+  templateIds: readonly string[],
+): Promise<Map<string, Template>> {
+  if (templateIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("templates")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where("template_id", "in", [...new Set(templateIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.template_id, toTemplate(row)]));
+}
+
+/** A batch send's sender check: which of `senders` are registered (exact match), in one query. */
+export async function findSenders(
+  db: DbOrTrx,
+  accountId: string,
+  senders: readonly string[],
+): Promise<Set<string>> {
+  if (senders.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("senders")
+    .select("sender")
+    .where("account_id", "=", accountId)
+    .where("sender", "in", [...new Set(senders)])
+    .execute();
+  return new Set(rows.map((row) => row.sender));
 }
 
 async function registeredSenders(db: DbOrTrx, accountId: string): Promise<Set<string>> {
@@ -288,7 +328,7 @@ function withRegisteredSenders(template: Template, registered: Set<string>): Tem
   return { ...template, senders: template.senders.filter((s) => registered.has(s)) };
 }
 
-function toTemplate(row: TemplatesTable): Template {
+export function toTemplate(row: TemplatesTable): Template {
   return {
     id: row.id,
     template_id: row.template_id,

@@ -28,7 +28,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
  */
 export function registerErrorHandling(app: App, pageFallback: PageFallback = () => undefined): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, request);
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
     return sendError(request, reply, apiError);
   });
@@ -43,7 +43,7 @@ export function registerErrorHandling(app: App, pageFallback: PageFallback = () 
   );
 }
 
-function toApiError(error: FastifyError): ApiError {
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) return validationError(error);
   switch (error.code) {
@@ -52,7 +52,7 @@ function toApiError(error: FastifyError): ApiError {
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return new ApiError("invalid_request", "The body is empty; send a JSON object.");
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new ApiError("payload_too_large", "The body is larger than 16 KiB.");
+      return new ApiError("payload_too_large", `The body is larger than ${bodyLimitText(request)}.`);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiError("unsupported_media_type", "Send the body as Content-Type: application/json.");
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
@@ -64,6 +64,15 @@ function toApiError(error: FastifyError): ApiError {
   if (status === 503) return new ApiError("unavailable", "The service is unavailable; try again shortly.");
   if (status >= 400 && status < 500) return new ApiError("invalid_request", "The request is invalid.");
   return new ApiError("internal_error", "Something went wrong on our side; it has been logged.");
+}
+
+/** The route's body limit (16 KiB, or 1 MiB on the batch route), as people write it. */
+function bodyLimitText(request: FastifyRequest): string {
+  const bytes = request.routeOptions.bodyLimit;
+  if (bytes === undefined) return "the limit";
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 interface AjvIssue {

@@ -3,8 +3,9 @@ import type { AppContext } from "../context.js";
 import { ErrorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { answerIdempotently } from "../idempotency/hooks.js";
+import { BATCH_BODY_LIMIT_BYTES, sendSmsBatch } from "./batch.js";
 import { getMessage } from "./messages.js";
-import { MessageResponse, SmsSendBody } from "./schemas.js";
+import { MessageResponse, SmsBatchBody, SmsBatchResponse, SmsSendBody } from "./schemas.js";
 import { sendSms } from "./send.js";
 
 export function smsRoutes(app: App, ctx: AppContext): void {
@@ -24,6 +25,26 @@ export function smsRoutes(app: App, ctx: AppContext): void {
     async (request, reply) =>
       answerIdempotently(request, reply, 202, (record) =>
         sendSms(ctx, principalOf(request), request.body, record),
+      ),
+  );
+
+  app.post(
+    "/v2/sms/batch",
+    {
+      bodyLimit: BATCH_BODY_LIMIT_BYTES,
+      schema: {
+        summary: "Send up to 1,000 DLT-templated SMS in one request",
+        description:
+          "Each item is checked, priced, charged and queued as POST /v2/sms/send would, on its own: a refused item does not stop the others. Answers each item's message or error in request order. The body may be up to 1 MiB. An Idempotency-Key covers the whole batch.",
+        tags: ["SMS"],
+        security: [{ apiKey: [] }],
+        body: SmsBatchBody,
+        response: { 202: SmsBatchResponse, 400: ErrorResponse, 413: ErrorResponse },
+      },
+    },
+    async (request, reply) =>
+      answerIdempotently(request, reply, 202, (record) =>
+        sendSmsBatch(ctx, principalOf(request), request.body, record),
       ),
   );
 

@@ -1,4 +1,6 @@
 import { Type } from "typebox";
+import { ERROR_STATUS } from "../errors.js";
+import { MAX_BATCH_MESSAGES } from "./batch.js";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -55,4 +57,32 @@ export const MessageResponse = Type.Object({
   delivered_at: Nullable(Type.String()),
   undelivered_at: Nullable(Type.String()),
   failed_at: Nullable(Type.String()),
+});
+
+export const SmsBatchBody = Type.Object(
+  {
+    messages: Type.Array(SmsSendBody, {
+      minItems: 1,
+      maxItems: MAX_BATCH_MESSAGES,
+      description: "1 to 1,000 sends, each as the body of POST /v2/sms/send",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const BatchItemError = Type.Object({
+  error: Type.Object({
+    code: Type.String({ enum: Object.keys(ERROR_STATUS), examples: ["insufficient_balance"] }),
+    message: Type.String(),
+    param: Type.Optional(Type.String({ description: "The item's field at fault, e.g. to or variables.otp" })),
+    retry_after: Type.Optional(Type.Integer({ description: "Seconds, for rate_limited" })),
+  }),
+});
+
+export const SmsBatchResponse = Type.Object({
+  data: Type.Array(Type.Union([MessageResponse, BatchItemError]), {
+    description: "One entry per item, in request order: the queued message, or why the item was refused",
+  }),
+  accepted: Type.Integer(),
+  rejected: Type.Integer(),
 });
