@@ -41,6 +41,29 @@ export type IdPrefix =
   // a webhook delivery attempt
   | "wat";
 
+/** 62^8 ms reach the year 8888: eight characters hold any time the server will see. */
+const TIME_LENGTH = 8;
+/** 16 random characters: 95 bits, so ids made in the same millisecond never meet. */
+const RANDOM_LENGTH = 16;
+
+/**
+ * `<prefix>_` and 24 base62 characters: the creation time in milliseconds, then randomness. Ids
+ * made one after another sort one after another, so each insert appends to its table's and its
+ * indexes' B-trees instead of landing on a random page (random keys made every insert dirty a
+ * page of its own). The id stays opaque to clients: nothing documents or reads its parts. The
+ * time is the machine's, not ctx.clock's: it only orders inserts and means nothing to the product.
+ */
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${randomBase62(24)}`;
+  return `${prefix}_${timeBase62(Date.now())}${randomBase62(RANDOM_LENGTH)}`;
+}
+
+/** `ms` as TIME_LENGTH base62 digits, most significant first, so the text sorts as the number does. */
+function timeBase62(ms: number): string {
+  let out = "";
+  let rest = ms;
+  for (let i = 0; i < TIME_LENGTH; i++) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
-import { sql } from "kysely";
+import { type Insertable, sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { DbOrTrx, Environment } from "../db/schema.js";
+import { prepareQuery } from "../db/prepared.js";
+import type { DbOrTrx, Environment, LedgerEntriesTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { formatInr } from "../money.js";
@@ -49,15 +50,15 @@ export async function applyLedgerChange(
     throw new RangeError(`ledger amount must be a non-zero integer, got ${change.amount}`);
   }
   const now = isoNow(clock);
-  const updated = await trx
-    .updateTable("balances")
-    .set({ balance: sql`balance + ${change.amount}`, updated_at: now })
-    .where("account_id", "=", change.accountId)
-    .where("environment", "=", change.environment)
-    .where(sql<boolean>`balance + ${change.amount} >= 0`)
-    .where(sql<boolean>`balance + ${change.amount} <= ${ceiling}`)
-    .returning("balance")
-    .executeTakeFirst();
+  const [updated] = (
+    await moveBalance.execute(trx, {
+      amount: change.amount,
+      ceiling,
+      now,
+      accountId: change.accountId,
+      environment: change.environment,
+    })
+  ).rows;
   if (!updated) {
     const exists = await trx
       .selectFrom("balances")
@@ -81,21 +82,51 @@ export async function applyLedgerChange(
     balanceAfter: Number(updated.balance),
     createdAt: now,
   };
-  await trx
-    .insertInto("ledger_entries")
-    .values({
-      id: entry.id,
-      account_id: change.accountId,
-      environment: change.environment,
-      amount: change.amount,
-      balance_after: entry.balanceAfter,
-      reason: change.reason,
-      reference: change.reference,
-      created_at: now,
-    })
-    .execute();
+  await insertEntry.execute(trx, {
+    id: entry.id,
+    account_id: change.accountId,
+    environment: change.environment,
+    amount: change.amount,
+    balance_after: entry.balanceAfter,
+    reason: change.reason,
+    reference: change.reference,
+    created_at: now,
+  });
   return entry;
 }
+
+interface BalanceMove {
+  amount: number;
+  ceiling: number;
+  now: string;
+  accountId: string;
+  environment: Environment;
+}
+
+/** The guarded update: it changes nothing, and returns no row, if the balance would leave [0, ceiling]. */
+const moveBalance = prepareQuery<BalanceMove, { balance: number }>((db, param) =>
+  db
+    .updateTable("balances")
+    .set({ balance: sql`balance + ${param("amount")}`, updated_at: param("now") })
+    .where("account_id", "=", param("accountId"))
+    .where("environment", "=", param("environment"))
+    .where(sql<boolean>`balance + ${param("amount")} >= 0`)
+    .where(sql<boolean>`balance + ${param("amount")} <= ${param("ceiling")}`)
+    .returning("balance"),
+);
+
+const insertEntry = prepareQuery<Insertable<LedgerEntriesTable>, never>((db, param) =>
+  db.insertInto("ledger_entries").values({
+    id: param("id"),
+    account_id: param("account_id"),
+    environment: param("environment"),
+    amount: param("amount"),
+    balance_after: param("balance_after"),
+    reason: param("reason"),
+    reference: param("reference"),
+    created_at: param("created_at"),
+  }),
+);
 
 /** A ledger change in a transaction of its own. */
 export function changeBalance(ctx: AppContext, change: LedgerChange): Promise<LedgerEntry> {
@@ -113,13 +144,17 @@ export function addCredits(ctx: AppContext, credit: LedgerChange): Promise<Ledge
     .execute((trx) => applyLedgerChange(trx, ctx.clock, credit, MAX_CREDITED_BALANCE));
 }
 
+const balanceOf = prepareQuery<{ accountId: string; environment: Environment }, { balance: number }>(
+  (db, param) =>
+    db
+      .selectFrom("balances")
+      .select("balance")
+      .where("account_id", "=", param("accountId"))
+      .where("environment", "=", param("environment")),
+);
+
 export async function getBalance(db: DbOrTrx, accountId: string, environment: Environment): Promise<number> {
-  const row = await db
-    .selectFrom("balances")
-    .select("balance")
-    .where("account_id", "=", accountId)
-    .where("environment", "=", environment)
-    .executeTakeFirst();
+  const [row] = (await balanceOf.execute(db, { accountId, environment })).rows;
   if (!row) throw new ApiError("not_found", `No account ${accountId}.`, "account");
   return Number(row.balance);
 }

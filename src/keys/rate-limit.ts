@@ -1,6 +1,15 @@
 import { sql } from "kysely";
 import type { RateLimits } from "../config.js";
 import type { AppContext } from "../context.js";
+import {
+  canSpend,
+  forgetExpired,
+  LEASE_LIFETIME_US,
+  leasesOf,
+  maxLeaseSize,
+  nextLeaseSize,
+  type TokenLease,
+} from "./rate-lease.js";
 
 /** A key's token bucket: refilled at `perMinute`, holding at most `burst` requests. */
 export interface KeyRate {
@@ -29,40 +38,130 @@ const MICROS_PER_MINUTE = 60_000_000;
 const MICROS_PER_SECOND = 1_000_000;
 
 /**
- * Takes one request from the key's token bucket, in the database so that every instance shares
- * it. The bucket is stored as one instant, when it is full again (the generic cell rate
- * algorithm, a token bucket's exact equivalent): each request moves it one interval later, and a
- * request is allowed while that instant is at most `burst − 1` intervals ahead. One upsert, atomic
- * under concurrency on both dialects; a refused request changes nothing, so hammering a limited
- * key does not push its recovery further out.
+ * Takes one request from the key's token bucket, which lives in the database so that every
+ * instance shares it. The bucket is stored as one instant, when it is full again (the generic
+ * cell rate algorithm, a token bucket's exact equivalent): each request moves it one interval
+ * later, and a request is allowed while that instant is at most `burst − 1` intervals ahead.
+ *
+ * A busy key with a large burst does not write per request: this process leases several tokens
+ * in one statement and spends them on the key's next requests (rate-lease.ts), which keeps the
+ * shared limit within a few percent. A key near its limit, or with a small burst, is counted
+ * request by request, exactly.
  */
 export async function takeRequest(ctx: AppContext, keyId: string, rate: KeyRate): Promise<RateLimitDecision> {
+  if (maxLeaseSize(rate) === 1) {
+    const now = nowUs(ctx);
+    const fullAt = await takeTokens(ctx, keyId, rate, 1, now);
+    return fullAt === undefined ? refusal(ctx, keyId, rate, now) : allowed(rate, now, fullAt, 0);
+  }
+  const leases = leasesOf(ctx);
+  for (;;) {
+    const now = nowUs(ctx);
+    const lease = leases.get(keyId);
+    if (lease && canSpend(lease, rate, now)) {
+      lease.tokens -= 1;
+      return allowed(rate, now, lease.fullAtUs, lease.tokens);
+    }
+    if (lease?.pending) {
+      await lease.pending;
+      continue;
+    }
+    const next: TokenLease = {
+      perMinute: rate.perMinute,
+      burst: rate.burst,
+      tokens: 0,
+      size: 0,
+      fullAtUs: 0,
+      expiresAtUs: 0,
+      pending: undefined,
+    };
+    const size = nextLeaseSize(lease, rate, now);
+    forgetExpired(leases, now);
+    leases.set(keyId, next);
+    next.pending = (async () => {
+      // A bucket with fewer tokens than the lease asks for still pays for this request, exactly.
+      let fullAt = await takeTokens(ctx, keyId, rate, size, now);
+      let taken = size;
+      if (fullAt === undefined && size > 1) {
+        fullAt = await takeTokens(ctx, keyId, rate, 1, now);
+        taken = 1;
+      }
+      if (fullAt === undefined) return;
+      Object.assign(next, {
+        tokens: taken,
+        size: taken,
+        fullAtUs: fullAt,
+        expiresAtUs: now + LEASE_LIFETIME_US,
+      });
+    })().finally(() => {
+      next.pending = undefined;
+    });
+    await next.pending;
+    if (next.tokens === 0) return refusal(ctx, keyId, rate, now);
+    next.tokens -= 1;
+    return allowed(rate, now, next.fullAtUs, next.tokens);
+  }
+}
+
+function nowUs(ctx: AppContext): number {
+  return ctx.clock.now().getTime() * 1000;
+}
+
+function intervalOf(rate: KeyRate): number {
   // Rounded up: rounding may make the limit a hair stricter, never looser.
-  const interval = Math.ceil(MICROS_PER_MINUTE / rate.perMinute);
+  return Math.ceil(MICROS_PER_MINUTE / rate.perMinute);
+}
+
+/** What an allowed request's headers say: the shared bucket as last seen, plus the tokens this process holds. */
+function allowed(rate: KeyRate, now: number, fullAt: number, unspent: number): RateLimitDecision {
+  const interval = intervalOf(rate);
   const capacity = interval * rate.burst;
-  const now = ctx.clock.now().getTime() * 1000;
-  const taken = await insertBucket(ctx, keyId, now + interval)
+  const free = Math.floor((now + capacity - Math.max(fullAt, now)) / interval);
+  return {
+    allowed: true,
+    limit: rate.burst,
+    remaining: Math.max(0, Math.min(rate.burst - 1, free + unspent)),
+    resetSeconds: Math.max(1, Math.ceil((fullAt - unspent * interval - now) / MICROS_PER_SECOND)),
+  };
+}
+
+/**
+ * Takes `count` tokens from the shared bucket in one upsert, atomic under concurrency on both
+ * dialects, and answers the bucket's new "full again" instant; `undefined` if it holds fewer than
+ * `count`, in which case nothing changed, so hammering a limited key does not push its recovery
+ * further out.
+ */
+async function takeTokens(
+  ctx: AppContext,
+  keyId: string,
+  rate: KeyRate,
+  count: number,
+  now: number,
+): Promise<number | undefined> {
+  const step = intervalOf(rate) * count;
+  const capacity = intervalOf(rate) * rate.burst;
+  const taken = await insertBucket(ctx, keyId, now + step)
     .onConflict((oc) =>
       oc
         .column("key_id")
         .doUpdateSet({
           full_at_us: sql<number>`case when api_key_rate_buckets.full_at_us > ${now}
-            then api_key_rate_buckets.full_at_us + ${interval} else ${now + interval} end`,
+            then api_key_rate_buckets.full_at_us + ${step} else ${now + step} end`,
         })
-        .where("api_key_rate_buckets.full_at_us", "<=", now + capacity - interval),
+        .where("api_key_rate_buckets.full_at_us", "<=", now + capacity - step),
     )
     .returning("full_at_us")
     .executeTakeFirst();
-  if (taken) {
-    const fullAt = Number(taken.full_at_us);
-    return {
-      allowed: true,
-      limit: rate.burst,
-      remaining: Math.floor((now + capacity - fullAt) / interval),
-      resetSeconds: Math.ceil((fullAt - now) / MICROS_PER_SECOND),
-    };
-  }
-  // Refused: only now is the bucket read, to say when it is full again.
+  return taken ? Number(taken.full_at_us) : undefined;
+}
+
+/** A refused request: only now is the bucket read, to say when it is full again. */
+async function refusal(
+  ctx: AppContext,
+  keyId: string,
+  rate: KeyRate,
+  now: number,
+): Promise<RateLimitDecision> {
   const bucket = await ctx.db
     .selectFrom("api_key_rate_buckets")
     .select("full_at_us")
