@@ -11,6 +11,8 @@ export const PROFILE_DIR = join(RESULTS_DIR, "profile");
 export const WARMUP_SECONDS = 2;
 export const LOAD_SECONDS = envInteger("BENCH_DURATION", 10, 1, 20);
 export const CONNECTIONS = envInteger("BENCH_CONNECTIONS", 50, 1, 500);
+/** Messages a request of sms-batch (and recipients a sendsms of Kannel's, with --peer kannel). */
+export const BATCH_SIZE = envInteger("BENCH_BATCH_SIZE", 100, 1, 1000);
 export const PROFILE = process.env.BENCH_PROFILE === "1";
 export const RECEIPT_DELAY_MS = process.env.BENCH_RECEIPTS === "1" ? 1_000 : undefined;
 export const SMSC_NAGLE = process.env.BENCH_SMSC_NAGLE === "1";
@@ -21,13 +23,17 @@ export const DRAIN_SECONDS = 30;
 export const READY_SECONDS = 15;
 /** The whole run, set-up to clean-up (Kannel's installation apart). */
 export const RUN_SECONDS = 190;
-/** What --peer kannel adds: start-up, warm-up, load, drain and stop. */
+/** What a second live scenario (sms-batch with sms-live-smpp) adds: warm-up, its drain, load, drain. */
+export const LIVE_SCENARIO_SECONDS = WARMUP_SECONDS + WARMUP_DRAIN_SECONDS + 20 + DRAIN_SECONDS;
+/** What --peer kannel adds for each live scenario: start-up, warm-up, load, drain and stop. */
 export const KANNEL_SECONDS = 80;
 /** After a scenario (and the OTPs made for otp-verify), how long the webhook backlog may take to empty. */
 export const WEBHOOK_DRAIN_SECONDS = 30;
 
 export const API_SCENARIOS = ["otp-send", "otp-verify", "sms-send-sandbox", "balance"] as const;
-export const ALL_SCENARIOS = ["sms-live-smpp", ...API_SCENARIOS, "bare"] as const;
+/** The scenarios that send live SMS through the worker to the bench SMSC, and Kannel's with --peer. */
+export const LIVE_SCENARIOS = ["sms-live-smpp", "sms-batch"] as const;
+export const ALL_SCENARIOS = [...LIVE_SCENARIOS, ...API_SCENARIOS, "bare"] as const;
 export type ScenarioName = (typeof ALL_SCENARIOS)[number];
 export type Dialect = "sqlite" | "postgres";
 
@@ -36,7 +42,16 @@ export const {
   scenarios: SELECTED,
   peer: PEER,
   webhooks: WEBHOOKS,
+  apiProcs: API_PROCS,
 } = parseArguments(process.argv.slice(2));
+/**
+ * Set in the rounds that `--api-procs` runs as child processes (bench/api-procs.ts): this round
+ * runs Dakiya as that many API processes and a `dakiya worker`, on the server the parent compiled.
+ */
+export const ROUND_API_PROCS = process.env.BENCH_ROUND_API_PROCS
+  ? envInteger("BENCH_ROUND_API_PROCS", 1, 1, 16)
+  : undefined;
+export const SKIP_COMPILE = process.env.BENCH_SKIP_COMPILE === "1";
 export const DB_LABEL = DIALECT === "postgres" ? "PostgreSQL" : "SQLite";
 
 function parseArguments(args: string[]): {
@@ -44,8 +59,9 @@ function parseArguments(args: string[]): {
   scenarios: Set<ScenarioName>;
   peer: "kannel" | undefined;
   webhooks: boolean;
+  apiProcs: number | undefined;
 } {
-  const usage = `usage: npm run bench -- [--db sqlite|postgres] [--scenarios ${ALL_SCENARIOS.join(",")}] [--peer kannel] [--no-webhooks]`;
+  const usage = `usage: npm run bench -- [--db sqlite|postgres] [--scenarios ${ALL_SCENARIOS.join(",")}] [--peer kannel] [--no-webhooks] [--api-procs N]`;
   const die = (message: string): never => {
     process.stderr.write(`bench: ${message}\n${usage}\n`);
     process.exit(1);
@@ -54,6 +70,7 @@ function parseArguments(args: string[]): {
   let scenarios = new Set<ScenarioName>(ALL_SCENARIOS);
   let peer: "kannel" | undefined;
   let webhooks = true;
+  let apiProcs: number | undefined;
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = (args[i] ?? "").split("=", 2) as [string, string | undefined];
     const value = () => inline ?? args[++i] ?? die(`${flag} needs a value`);
@@ -75,6 +92,12 @@ function parseArguments(args: string[]): {
       const name = value();
       if (name !== "kannel") die(`--peer must be kannel, got "${name}"`);
       peer = "kannel";
+    } else if (flag === "--api-procs") {
+      const raw = value();
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 1 || n > 16)
+        die(`--api-procs must be an integer from 1 to 16, got "${raw}"`);
+      apiProcs = n;
     } else if (flag === "--no-webhooks" && inline === undefined) {
       webhooks = false;
     } else if (flag === "--help" || flag === "-h") {
@@ -84,9 +107,21 @@ function parseArguments(args: string[]): {
       die(`unknown argument "${args[i]}"`);
     }
   }
-  // Kannel is compared with sms-live-smpp.
-  if (peer) scenarios.add("sms-live-smpp");
-  return { dialect, scenarios, peer, webhooks };
+  // Kannel is compared with the live scenarios: sms-live-smpp unless sms-batch alone was chosen.
+  if (peer && !LIVE_SCENARIOS.some((name) => scenarios.has(name))) scenarios.add("sms-live-smpp");
+  if (apiProcs !== undefined) {
+    // The rounds measure the API; the live scenarios need the worker's SMPP bind in this process.
+    if (!args.some((arg) => arg.split("=")[0] === "--scenarios")) {
+      scenarios = new Set<ScenarioName>([...API_SCENARIOS, "bare"]);
+    }
+    const live = LIVE_SCENARIOS.filter((name) => scenarios.has(name));
+    if (live.length > 0 || peer) {
+      die(
+        `--api-procs runs the API scenarios (${API_SCENARIOS.join(", ")}); leave out ${[...live, ...(peer ? ["--peer"] : [])].join(", ")}`,
+      );
+    }
+  }
+  return { dialect, scenarios, peer, webhooks, apiProcs };
 }
 
 function envInteger(name: string, fallback: number, min: number, max: number): number {

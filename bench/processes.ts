@@ -174,7 +174,7 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
-function procStatusMb(pid: number, field: "VmRSS" | "VmHWM"): number {
+export function procStatusMb(pid: number, field: "VmRSS" | "VmHWM"): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1];
@@ -184,7 +184,7 @@ function procStatusMb(pid: number, field: "VmRSS" | "VmHWM"): number {
   }
 }
 
-function procCpuSeconds(pid: number): number {
+export function procCpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name (which may contain spaces): state is field 3, utime 14, stime 15.

@@ -5,6 +5,8 @@
 // with autocannon. Scenarios (all by default; `--scenarios a,b` for some):
 //   sms-live-smpp     POST /v2/sms/send with a live key → worker → SMPP submit_sm at the SMSC:
 //                     what the API accepted, what reached the SMSC, the queue, the memory
+//   sms-batch         the same through POST /v2/sms/batch, BENCH_BATCH_SIZE (100) messages a
+//                     request: messages accepted/s and submit_sm/s at the SMSC
 //   otp-send          POST /v2/otp/send with a sandbox key, a distinct number each
 //   otp-verify        POST /v2/otp/verify on OTPs created beforehand with known codes: wrong
 //                     codes, then the right one, then again on the verified OTP
@@ -18,9 +20,15 @@
 //   --db sqlite|postgres  postgres needs TEST_DATABASE_URL or DATABASE_URL (a server on which the
 //                         bench may create and drop a database)
 //   --scenarios a,b       a subset of the scenarios above
-//   --peer kannel         also runs the load of sms-live-smpp (added when not selected) through
-//                         Kannel's sendsms, after Dakiya's scenarios, and prints Dakiya/Kannel ratios
-//                         (bench/kannel.ts: installs Debian's kannel when missing)
+//   --peer kannel         also runs the load of sms-live-smpp (added when no live scenario is
+//                         selected) through Kannel's sendsms, and that of sms-batch through sendsms
+//                         with as many space-separated recipients a request, after Dakiya's
+//                         scenarios, and prints Dakiya/Kannel ratios (bench/kannel.ts: installs
+//                         Debian's kannel when missing)
+//   --api-procs N         Dakiya as N API processes on one port (Node's cluster, bench/cluster.ts)
+//                         and a `dakiya worker`: the API scenarios run twice, with 1 API process
+//                         and with N, each round on a fresh database, and the report gives each
+//                         scenario's scaling (bench/api-procs.ts)
 //   --no-webhooks         no webhook endpoints: by default each environment has one subscribed to
 //                         every event, on a loopback receiver (bench/webhook-receiver.ts), and the
 //                         report gives the events written and arrived, the delivery lag and the
@@ -29,6 +37,7 @@
 // Environment:
 //   BENCH_DURATION     load seconds (default 10, at most 20)
 //   BENCH_CONNECTIONS  HTTP connections (default 50)
+//   BENCH_BATCH_SIZE   messages a request of sms-batch (default 100, at most 1,000)
 //   BENCH_RECEIPTS=1   the SMSC also sends a DELIVRD receipt 1 s after every submit, and the run
 //                      waits for every message to be delivered
 //   BENCH_SMSC_NAGLE=1 the SMSC leaves Nagle's algorithm on, as many do (by default it sets
@@ -46,6 +55,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { roundResultsFile, runScalingRounds, startApiProcesses } from "./api-procs.js";
 import {
   compareWithDakiya,
   ensureKannel,
@@ -56,11 +66,14 @@ import {
 } from "./kannel.js";
 import { abort, BenchError, cleanUp, fail, log, ms, onCleanup } from "./lifecycle.js";
 import {
+  API_PROCS,
   API_SCENARIOS,
   CONNECTIONS,
   DB_LABEL,
   DRAIN_SECONDS,
   KANNEL_SECONDS,
+  LIVE_SCENARIO_SECONDS,
+  LIVE_SCENARIOS,
   LOAD_SECONDS,
   PEER,
   PROFILE,
@@ -68,8 +81,10 @@ import {
   RECEIPT_DELAY_MS,
   RESULTS_DIR,
   ROOT,
+  ROUND_API_PROCS,
   RUN_SECONDS,
   SELECTED,
+  SKIP_COMPILE,
   SMSC_NAGLE,
   WARMUP_DRAIN_SECONDS,
   WARMUP_SECONDS,
@@ -88,12 +103,15 @@ import {
   sandboxHeaders,
 } from "./scenarios/api-routes.js";
 import {
+  type LiveLoad,
   type LiveScenarioResult,
   liveDestination,
   loginCode,
   runLiveSmppScenario,
+  SINGLE_SEND,
 } from "./scenarios/live-smpp.js";
 import { createVerifyOtps } from "./scenarios/otp-verify.js";
+import { BATCH_SEND } from "./scenarios/sms-batch.js";
 import { compileServer, SERVER_ENV, startDakiya, waitForReady } from "./server.js";
 import {
   createBenchDatabase,
@@ -111,18 +129,22 @@ import { measureWebhooks, startWebhookReceiver, type WebhookEnvironment } from "
 async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   const started = Date.now();
   const machine = describeMachine();
-  // The server runs in production mode, which runs the compiled JavaScript: compile it fresh.
-  compileServer();
-  log(`compiled the server into dist/ (${ms(started)})`);
+  // The server runs in production mode, which runs the compiled JavaScript: compile it fresh
+  // (a round of --api-procs runs what its parent compiled).
+  if (!SKIP_COMPILE) {
+    compileServer();
+    log(`compiled the server into dist/ (${ms(started)})`);
+  }
   const temp = mkdtempSync(join(os.tmpdir(), "dakiya-bench-"));
   onCleanup(() => rmSync(temp, { recursive: true, force: true }));
   const secret = randomBytes(32).toString("base64url");
   const database = await createBenchDatabase(temp);
   const apiScenarios = API_SCENARIOS.filter((name) => SELECTED.has(name));
   const runBare = SELECTED.has("bare") || apiScenarios.length > 0;
-  const runLive = SELECTED.has("sms-live-smpp");
+  const liveScenarios = LIVE_SCENARIOS.filter((name) => SELECTED.has(name));
+  const runLive = liveScenarios.length > 0;
   log(
-    `scenarios: ${[...(runLive ? ["sms-live-smpp"] : []), ...apiScenarios, ...(runBare ? ["bare"] : [])].join(", ")}; database: ${DB_LABEL}`,
+    `scenarios: ${[...liveScenarios, ...apiScenarios, ...(runBare ? ["bare"] : [])].join(", ")}; database: ${DB_LABEL}`,
   );
 
   // Live endpoints must be https://: the receiver gets a TLS port when sms-live-smpp runs.
@@ -163,7 +185,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   if (smsc) onCleanup(() => smsc.stop());
 
   const port = await freePort();
-  const server = startDakiya({
+  const serverEnv = {
     ...SERVER_ENV,
     PORT: String(port),
     DATABASE_URL: database.url,
@@ -171,12 +193,13 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
     ...(smsc ? { SMPP_URL: smsc.url } : {}),
     ...(receiver ? { WEBHOOK_ALLOW_PRIVATE: "true" } : {}),
     ...(receiver?.certificateFile ? { NODE_EXTRA_CA_CERTS: receiver.certificateFile } : {}),
-  });
+  };
+  const server = ROUND_API_PROCS ? startApiProcesses(serverEnv, ROUND_API_PROCS) : startDakiya(serverEnv);
   onCleanup(() => server.stop());
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForReady(baseUrl, server, smsc !== undefined);
   log(
-    `dakiya serve is up on ${baseUrl}${smsc ? `, bound to the SMSC on port ${smsc.port}` : ""} (${ms(started)})`,
+    `${ROUND_API_PROCS ? `${ROUND_API_PROCS} × dakiya serve --no-worker and a dakiya worker are` : "dakiya serve is"} up on ${baseUrl}${smsc ? `, bound to the SMSC on port ${smsc.port}` : ""} (${ms(started)})`,
   );
 
   let probe: QueueProbe | undefined;
@@ -207,7 +230,16 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   };
   const webhookSetting = receiver ? `one endpoint per environment, events ["*"]` : "off";
 
-  if (smsc && probe) {
+  const liveLoads: Record<(typeof LIVE_SCENARIOS)[number], LiveLoad> = {
+    "sms-live-smpp": SINGLE_SEND,
+    "sms-batch": BATCH_SEND,
+  };
+  for (const name of liveScenarios) {
+    if (!smsc || !probe) break; // both are there whenever a live scenario runs
+    if (server.exited) fail(`dakiya serve exited with ${server.exitCode ?? server.signal}`);
+    log(`${name}:`);
+    // Each live scenario's own peak, as the API scenarios have theirs.
+    if (results.length > 0) server.resetPeak();
     const scenario = await runLiveSmppScenario({
       baseUrl,
       key: keys.live,
@@ -216,6 +248,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       queued: probe.queued,
       awaitingReceipt: probe.awaitingReceipt,
       machine,
+      load: liveLoads[name],
     });
     const { byStatus, carrierParts } = await probe.totals();
     scenario.totals = {
@@ -287,7 +320,10 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   }
   results.push(...apiResults);
   const writeResults = (all: object[]) =>
-    writeFileSync(join(RESULTS_DIR, "latest.json"), `${JSON.stringify(all, null, 2)}\n`);
+    writeFileSync(
+      ROUND_API_PROCS ? roundResultsFile(ROUND_API_PROCS) : join(RESULTS_DIR, "latest.json"),
+      `${JSON.stringify(all, null, 2)}\n`,
+    );
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeResults(results);
   writeFileSync(join(RESULTS_DIR, "server.log"), server.logTail.join("\n"));
@@ -298,18 +334,25 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   printWebhookReport(results);
   if (PROFILE) summariseProfile();
   if (kannelBinaries) {
-    // Last, on a machine that Dakiya has left, with an SMSC of its own.
-    const kannel = await runKannel(kannelBinaries, machine, live[0]);
-    writeResults([...results, kannel]);
-    printKannelReport(kannel, live[0], (Date.now() - started) / 1000);
+    // Last, on a machine that Dakiya has left, with an SMSC of its own; one run per live scenario.
+    const kannelResults: KannelResult[] = [];
+    for (const dakiya of live) {
+      const kannel = await runKannel(kannelBinaries, machine, dakiya);
+      kannelResults.push(kannel);
+      writeResults([...results, ...kannelResults]);
+      printKannelReport(kannel, dakiya, (Date.now() - started) / 1000);
+    }
   }
 }
 
-/** The peer: the load of sms-live-smpp through Kannel's sendsms, against an SMSC of its own. */
+/**
+ * The peer: the load of a live scenario through Kannel's sendsms, against an SMSC of its own;
+ * for sms-batch, with as many recipients a sendsms as the batch has messages.
+ */
 async function runKannel(
   binaries: KannelBinaries,
   machine: Machine,
-  dakiya: LiveScenarioResult | undefined,
+  dakiya: LiveScenarioResult,
 ): Promise<KannelResult> {
   const smsc = await startBenchSmsc({ ...SMSC_CREDENTIALS, nagle: SMSC_NAGLE });
   onCleanup(() => smsc.stop());
@@ -327,6 +370,7 @@ async function runKannel(
     sender: SENDER,
     destination: liveDestination,
     text: (n) => TEMPLATE_CONTENT.replace("{#var#}", loginCode(n)),
+    recipientsPerRequest: dakiya.http.messages_per_request,
     freePort,
     startProcess: (name, command, args) => startChild(name, args, {}, command),
     onCleanup,
@@ -349,9 +393,18 @@ try {
   // With webhooks, each Dakiya scenario (and otp-verify's set-up) may wait for the backlog.
   const webhookWaits = WEBHOOKS ? [...SELECTED].filter((name) => name !== "bare").length : 0;
   const webhookSeconds = WEBHOOK_DRAIN_SECONDS * (webhookWaits + (SELECTED.has("otp-verify") ? 1 : 0));
-  const limit = RUN_SECONDS + webhookSeconds + (kannel ? KANNEL_SECONDS : 0);
-  const watchdog = setTimeout(() => abort(`the run took longer than ${limit} s`), limit * 1000);
-  await main(kannel);
+  const liveCount = LIVE_SCENARIOS.filter((name) => SELECTED.has(name)).length;
+  const limit =
+    RUN_SECONDS +
+    Math.max(0, liveCount - 1) * LIVE_SCENARIO_SECONDS +
+    webhookSeconds +
+    (kannel ? KANNEL_SECONDS * liveCount : 0);
+  // With --api-procs this process runs the rounds (bench/api-procs.ts), each a run of its own.
+  const rounds = API_PROCS !== undefined && ROUND_API_PROCS === undefined ? (API_PROCS === 1 ? 1 : 2) : 0;
+  const overall = rounds > 0 ? rounds * (limit + 30) : limit;
+  const watchdog = setTimeout(() => abort(`the run took longer than ${overall} s`), overall * 1000);
+  if (API_PROCS !== undefined && rounds > 0) await runScalingRounds(API_PROCS, process.argv.slice(2));
+  else await main(kannel);
   await cleanUp();
   clearTimeout(watchdog);
   process.exit(0);

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Clock } from "./clock.js";
 import type { DbOrTrx } from "./db/schema.js";
 
@@ -26,36 +27,73 @@ export async function countHit(
 }
 
 /**
- * Hits of `key` in the last `spanSeconds`, kept in buckets of `bucketSeconds`. The oldest bucket
- * counts whole, so the span looked at is never shorter than asked: a limit is never looser.
+ * Counts a hit of `key` if the hits of the last `spanSeconds`, kept in buckets of `bucketSeconds`,
+ * are under `limit`; answers whether it was counted. The oldest bucket counts whole, so the span
+ * looked at is never shorter than asked: a limit is never looser.
+ *
+ * One guarded upsert of the current bucket, with the earlier buckets summed in the same
+ * statement: no lock. Concurrent hits queue on the current bucket's row (PostgreSQL re-checks
+ * the guard on the row as the hit before left it), so a limit holds exactly however many
+ * instances count at once; only hits still uncommitted in the previous bucket as a new one
+ * starts can be missed, at most one bucket's turn's worth. A hit inside a transaction that rolls
+ * back is not counted.
  */
-export async function recentHits(
+export async function hitUnderLimit(
   db: DbOrTrx,
   clock: Clock,
   key: string,
+  limit: number,
   spanSeconds: number,
   bucketSeconds: number,
-): Promise<number> {
-  const since = bucketStart(clock.now().getTime(), bucketSeconds) - spanSeconds * 1000;
-  const row = await db
-    .selectFrom("rate_limit_counters")
-    .select((eb) => eb.fn.sum<number | string | null>("count").as("hits"))
-    .where("key", "=", key)
-    .where("window_start", ">=", new Date(since).toISOString())
-    .executeTakeFirst();
-  return Number(row?.hits ?? 0);
+): Promise<boolean> {
+  const counted = await hitUnderLimitQuery(
+    db,
+    clock,
+    key,
+    limit,
+    spanSeconds,
+    bucketSeconds,
+  ).executeTakeFirst();
+  return counted !== undefined;
 }
 
-/** Records a hit of `key` for `recentHits` over spans up to `spanSeconds`. */
-export async function recordHit(
+/** The statement of `hitUnderLimit`: it returns the bucket's new count, or no row when over the limit. */
+export function hitUnderLimitQuery(
   db: DbOrTrx,
   clock: Clock,
   key: string,
+  limit: number,
   spanSeconds: number,
   bucketSeconds: number,
-): Promise<void> {
+) {
   const start = bucketStart(clock.now().getTime(), bucketSeconds);
-  await addToBucket(db, key, start, start + (bucketSeconds + spanSeconds) * 1000);
+  const windowStart = new Date(start).toISOString();
+  const earlierHits = sql<number>`(select coalesce(sum(earlier.count), 0) from rate_limit_counters as earlier
+    where earlier.key = ${key}
+      and earlier.window_start >= ${new Date(start - spanSeconds * 1000).toISOString()}
+      and earlier.window_start < ${windowStart})`;
+  return db
+    .insertInto("rate_limit_counters")
+    .columns(["key", "window_start", "count", "expires_at"])
+    .expression(
+      db
+        .selectNoFrom([
+          sql<string>`cast(${key} as text)`.as("key"),
+          sql<string>`cast(${windowStart} as text)`.as("window_start"),
+          sql<number>`cast(1 as integer)`.as("count"),
+          sql<string>`cast(${new Date(start + (bucketSeconds + spanSeconds) * 1000).toISOString()} as text)`.as(
+            "expires_at",
+          ),
+        ])
+        .where(sql<boolean>`${earlierHits} < ${limit}`),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(["key", "window_start"])
+        .doUpdateSet((eb) => ({ count: eb(eb.ref("rate_limit_counters.count"), "+", 1) }))
+        .where(sql<boolean>`rate_limit_counters.count + ${earlierHits} < ${limit}`),
+    )
+    .returning("count");
 }
 
 function bucketStart(timeMs: number, bucketSeconds: number): number {

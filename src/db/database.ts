@@ -21,14 +21,23 @@ pg.types.setTypeParser(INT8_OID, (value) => {
   return n;
 });
 
+const postgresPools = new WeakMap<Db, pg.Pool>();
+
+/** The pg pool behind a PostgreSQL database opened by `openDatabase`. */
+export function postgresPoolOf(db: Db): pg.Pool {
+  const pool = postgresPools.get(db);
+  if (!pool) throw new Error("not a PostgreSQL database opened by openDatabase");
+  return pool;
+}
+
 export function openDatabase(url: string): DatabaseHandle {
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
-    return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
-      dialect: "postgres",
-      dataDir: resolve("data"),
-    };
+    // Pipeline mode: statements issued together go out together (one round trip, src/db/one-flight.ts);
+    // one at a time, as Kysely issues them, they run as without it.
+    const pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    postgresPools.set(db, pool);
+    return { db, dialect: "postgres", dataDir: resolve("data") };
   }
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length);
@@ -48,7 +57,12 @@ export function openDatabase(url: string): DatabaseHandle {
 function openSqlite(path: string): SqliteDatabase.Database {
   const sqlite = new SqliteDatabase(path);
   sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = NORMAL");
+  // FULL syncs the WAL at every COMMIT, so an answer sent after its COMMIT survives a power cut
+  // (NORMAL may lose the last commits); the group commit (sqlite-driver.ts) pays it once a group.
+  sqlite.pragma("synchronous = FULL");
+  // Each transaction of a commit group runs in a savepoint, whose sub-journal would otherwise be
+  // a temporary file: dozens of write calls per request. Memory is enough for a request's pages.
+  sqlite.pragma("temp_store = MEMORY");
   sqlite.pragma("foreign_keys = ON");
   // Other processes (the CLI, a second server) write to the same file: wait for their lock.
   sqlite.pragma("busy_timeout = 5000");

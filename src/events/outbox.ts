@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
 import { type Clock, isoNow } from "../clock.js";
 import { writerTransactionId } from "../db/event-order.js";
-import type { Database, Dialect, Environment, EventsTable, EventType } from "../db/schema.js";
+import type { Database, DbOrTrx, Dialect, Environment, EventsTable, EventType } from "../db/schema.js";
 import { newId } from "../ids.js";
 
 export { EVENT_TYPES, type EventType } from "../db/schema.js";
@@ -40,6 +40,13 @@ export async function recordEvent(
   writer: EventWriter,
   event: NewEvent,
 ): Promise<EventView> {
+  const { view, insert } = eventInsert(trx, writer, event);
+  await insert.execute();
+  return view;
+}
+
+/** The event `recordEvent` writes, and its insert, unexecuted (for a one-flight transaction). */
+export function eventInsert(db: DbOrTrx, writer: EventWriter, event: NewEvent) {
   const view: EventView = {
     id: newId("evt"),
     type: event.type,
@@ -48,25 +55,22 @@ export async function recordEvent(
     data: event.data as Record<string, unknown>,
   };
   const txid = writerTransactionId(writer.dialect);
-  await trx
-    .insertInto("events")
-    .values(({ selectFrom }) => ({
-      id: view.id,
-      account_id: event.accountId,
-      environment: event.environment,
-      type: event.type,
-      data: JSON.stringify(event.data),
-      created_at: view.created_at,
-      txid,
-      seq: selectFrom("events")
-        .select((eb) => eb(eb.fn.coalesce(eb.fn.max("seq"), eb.lit(0)), "+", 1).as("next"))
-        .where("account_id", "=", event.accountId)
-        .where("environment", "=", event.environment)
-        .where("txid", "=", txid),
-      fanned_out_at: null,
-    }))
-    .execute();
-  return view;
+  const insert = db.insertInto("events").values(({ selectFrom }) => ({
+    id: view.id,
+    account_id: event.accountId,
+    environment: event.environment,
+    type: event.type,
+    data: JSON.stringify(event.data),
+    created_at: view.created_at,
+    txid,
+    seq: selectFrom("events")
+      .select((eb) => eb(eb.fn.coalesce(eb.fn.max("seq"), eb.lit(0)), "+", 1).as("next"))
+      .where("account_id", "=", event.accountId)
+      .where("environment", "=", event.environment)
+      .where("txid", "=", txid),
+    fanned_out_at: null,
+  }));
+  return { view, insert };
 }
 
 export function toEventView(

@@ -1,6 +1,6 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { Channel, DbOrTrx, Environment, MessagesTable } from "../db/schema.js";
+import type { Channel, DbOrTrx, Environment, MessagesTable, OtpDeliveriesTable } from "../db/schema.js";
 import type { OtpDetails } from "../delivery/carrier.js";
 import { spokenText } from "../delivery/carriers/voice.js";
 import { analyseSms } from "../dlt/encoding.js";
@@ -24,6 +24,8 @@ export async function requireChannel(
   scope: { accountId: string; environment: Environment },
   channel: Channel,
   settings: OtpSettings,
+  /** The SMS template of the settings when already read (`getSendSettings`); read here if not. */
+  smsTemplate?: Template | null,
 ): Promise<ChannelSetup> {
   if (scope.environment === "live" && !ctx.liveChannels.has(channel)) {
     throw new ApiError(
@@ -37,7 +39,9 @@ export async function requireChannel(
     const sender = settings.sms_sender;
     const template =
       settings.sms_template_id && sender
-        ? await findTemplate(db, scope.accountId, settings.sms_template_id)
+        ? smsTemplate !== undefined
+          ? smsTemplate
+          : await findTemplate(db, scope.accountId, settings.sms_template_id)
         : undefined;
     if (template?.status !== "active" || !sender || !template.senders.includes(sender)) {
       throw new ApiError(
@@ -72,22 +76,46 @@ function otpText(setup: ChannelSetup, code: string, settings: OtpSettings): stri
 export async function queueOtpDelivery(
   trx: DbOrTrx,
   ctx: AppContext,
-  otp: { id: string; accountId: string; environment: Environment; to: string },
+  otp: OtpAddress,
   setup: ChannelSetup,
   code: string,
   settings: OtpSettings,
   isFallback: boolean,
 ): Promise<MessagesTable> {
+  const row = otpDeliveryMessage(ctx, otp, setup, code, settings);
+  await chargeAndQueue(trx, ctx, row);
+  await trx
+    .insertInto("otp_deliveries")
+    .values(otpDeliveryRow(otp, row, isFallback))
+    .execute();
+  return row;
+}
+
+/** Who an OTP goes to, for its deliveries. */
+export interface OtpAddress {
+  id: string;
+  accountId: string;
+  environment: Environment;
+  to: string;
+}
+
+/** The queued message of one delivery of an OTP, with its text and code sealed; nothing written. */
+export function otpDeliveryMessage(
+  ctx: AppContext,
+  otp: OtpAddress,
+  setup: ChannelSetup,
+  code: string,
+  settings: OtpSettings,
+): MessagesTable {
   const text = otpText(setup, code, settings);
   const { encoding, segments } = analyseSms(text);
-  const now = isoNow(ctx.clock);
   const details: OtpDetails = {
     code,
     expirySeconds: settings.expiry_seconds,
     whatsappTemplate: settings.whatsapp_template,
     whatsappLanguage: settings.whatsapp_language,
   };
-  const row = queuedMessage(isoNow(ctx.clock), {
+  return queuedMessage(isoNow(ctx.clock), {
     account_id: otp.accountId,
     environment: otp.environment,
     channel: setup.channel,
@@ -103,16 +131,18 @@ export async function queueOtpDelivery(
     cost: priceOf(ctx.prices, setup.channel, setup.channel === "sms" ? segments : 1),
     sealed: seal(ctx.secret, JSON.stringify({ text, otp: details })),
   });
-  await chargeAndQueue(trx, ctx, row);
-  await trx
-    .insertInto("otp_deliveries")
-    .values({
-      otp_id: otp.id,
-      message_id: row.id,
-      channel: setup.channel,
-      is_fallback: isFallback ? 1 : 0,
-      created_at: now,
-    })
-    .execute();
-  return row;
+}
+
+export function otpDeliveryRow(
+  otp: OtpAddress,
+  message: MessagesTable,
+  isFallback: boolean,
+): OtpDeliveriesTable {
+  return {
+    otp_id: otp.id,
+    message_id: message.id,
+    channel: message.channel,
+    is_fallback: isFallback ? 1 : 0,
+    created_at: message.created_at,
+  };
 }

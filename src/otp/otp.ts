@@ -1,19 +1,33 @@
 import { sql, type Transaction } from "kysely";
 import { addSeconds, isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { lockForUpdate } from "../db/locks.js";
+import {
+  commitInOneFlight,
+  debitWithLedgerEntry,
+  FlightRefused,
+  type FlightStatement,
+  guarded,
+  statementOf,
+} from "../db/one-flight.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
+import { eventInsert } from "../events/outbox.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import { newId } from "../ids.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
-import { recentHits, recordHit } from "../rate-limit.js";
+import { hitUnderLimit, hitUnderLimitQuery } from "../rate-limit.js";
 import { codeMatches, generateCode, hashCode, seal, unseal } from "./codes.js";
-import { queueOtpDelivery, requireChannel } from "./deliveries.js";
-import { getOtpSettings } from "./settings.js";
-import { type OtpDetailsView, otpViews } from "./view.js";
+import {
+  type ChannelSetup,
+  otpDeliveryMessage,
+  otpDeliveryRow,
+  queueOtpDelivery,
+  requireChannel,
+} from "./deliveries.js";
+import { getSendSettings, type OtpSettings } from "./settings.js";
+import { type OtpDetailsView, otpView, otpViews } from "./view.js";
 
 export interface OtpSendRequest {
   to: string;
@@ -67,23 +81,30 @@ export async function sendOtp(
   if (request.fallback === channel) {
     throw new ApiError("invalid_request", "fallback must be a different channel from channel.", "fallback");
   }
-  const settings = await getOtpSettings(ctx.db, accountId, environment);
+  const { settings, smsTemplate } = await getSendSettings(ctx, accountId, environment);
   const fixedCode = settings.test_numbers[request.to];
   const scope = { accountId, environment };
   const setup =
-    fixedCode === undefined ? await requireChannel(ctx, ctx.db, scope, channel, settings) : undefined;
+    fixedCode === undefined
+      ? await requireChannel(ctx, ctx.db, scope, channel, settings, smsTemplate)
+      : undefined;
   const fallbackSetup =
     fixedCode === undefined && request.fallback
-      ? await requireChannel(ctx, ctx.db, scope, request.fallback, settings)
+      ? await requireChannel(ctx, ctx.db, scope, request.fallback, settings, smsTemplate)
       : undefined;
 
-  const now = isoNow(ctx.clock);
-  const result = await ctx.db
-    .transaction()
-    .execute(async (trx) => {
-      // One send at a time per account and environment, so the limits below hold under concurrency.
-      await lockForUpdate(trx, ctx.dialect, `otp-send:${accountId}:${environment}`);
-      await enforceHourlyLimits(trx, ctx, scope, request.to);
+  const first: FirstSend = { scope, request, channel, settings, setup, fallbackSetup, fixedCode };
+  if (ctx.dialect === "postgres" && record === undefined) {
+    const sent = await sendFirstOtpInOneFlight(ctx, first);
+    if (sent) {
+      if (sent.message_id) ctx.queue.notify();
+      return sent;
+    }
+  }
+
+  const attempt = () =>
+    ctx.db.transaction().execute(async (trx) => {
+      const now = isoNow(ctx.clock);
       const pending = await trx
         .selectFrom("otps")
         .selectAll()
@@ -121,11 +142,14 @@ export async function sendOtp(
         code = pending.code_sealed === null ? "" : unseal(ctx.secret, pending.code_sealed);
         // The OTP keeps its first channel; this send's channel is in its deliveries.
         otp = { ...pending, sends: pending.sends + 1, last_sent_at: now, updated_at: now };
-        await trx
+        const resent = await trx
           .updateTable("otps")
           .set({ sends: otp.sends, last_sent_at: now, updated_at: now })
           .where("id", "=", pending.id)
-          .execute();
+          .where("status", "=", "pending")
+          .where("sends", "=", pending.sends)
+          .executeTakeFirst();
+        if (resent.numUpdatedRows === 0n) throw new ConcurrentSend();
       } else {
         if (pending) {
           // Replaced by a caller's new code, or over (expired or out of attempts): it ends here.
@@ -139,32 +163,9 @@ export async function sendOtp(
             .executeTakeFirst();
           if (endedRow && ended !== "cancelled") await recordOtpEvents(trx, ctx, "otp.failed", [endedRow]);
         }
-        const id = newId("otp");
-        code = fixedCode ?? request.code ?? generateCode(request.length ?? settings.length);
-        otp = {
-          id,
-          account_id: accountId,
-          environment,
-          recipient: request.to,
-          code_hash: hashCode(ctx.secret, id, code),
-          code_sealed: fixedCode === undefined ? seal(ctx.secret, code) : null,
-          status: "pending",
-          attempts: 0,
-          max_attempts: settings.max_attempts,
-          sends: 1,
-          channel,
-          fallback_channel: fallbackSetup ? fallbackSetup.channel : null,
-          fallback_due_at: fallbackSetup ? isoAfter(ctx.clock, settings.fallback_after_seconds) : null,
-          is_test: fixedCode === undefined ? 0 : 1,
-          expires_at: isoAfter(ctx.clock, settings.expiry_seconds),
-          last_sent_at: now,
-          approved_at: null,
-          created_at: now,
-          updated_at: now,
-        };
+        ({ otp, code } = newOtp(ctx, first, now));
         await trx.insertInto("otps").values(otp).execute();
       }
-      await recordSend(trx, ctx, scope, request.to);
       const message =
         setup && otp.is_test === 0
           ? await queueOtpDelivery(
@@ -178,32 +179,159 @@ export async function sendOtp(
             )
           : undefined;
       await recordOtpEvents(trx, ctx, "otp.sent", [otp]);
-      const view: OtpView = {
-        id: otp.id,
-        status: "pending",
-        environment,
-        to: request.to,
-        channel,
-        expires_at: otp.expires_at,
-        resend_available_at: addSeconds(otp.last_sent_at, settings.resend_cooldown_seconds),
-        attempts_remaining: otp.max_attempts - otp.attempts,
-        sends: otp.sends,
-        message_id: message?.id ?? null,
-      };
+      // Last before the answer: the counters' rows stay locked until COMMIT, and every send of the
+      // account takes the same one.
+      await countHourlySend(trx, ctx, scope, request.to);
+      const view = answerOf(otp, channel, settings, message?.id ?? null);
       await record?.(trx, view);
       return view;
-    })
-    .catch((error: unknown) => {
-      // Another send for this number created its OTP at the same moment (PostgreSQL; SQLite serialises).
-      if (isUniqueViolation(error)) {
-        throw new ApiError("resend_cooldown", "An OTP was just sent to this number.").withRetryAfter(
-          settings.resend_cooldown_seconds,
-        );
-      }
-      throw error;
     });
+  // A concurrent send to this number made its OTP first, or resent it, since this one read it
+  // (PostgreSQL; SQLite runs one writer at a time): read again, which finds that send's OTP.
+  const result = await attempt().catch((error: unknown) => {
+    if (!lostToConcurrentSend(error)) throw error;
+    return attempt().catch((again: unknown) => {
+      if (!lostToConcurrentSend(again)) throw again;
+      throw new ApiError("resend_cooldown", "An OTP was just sent to this number.").withRetryAfter(
+        settings.resend_cooldown_seconds,
+      );
+    });
+  });
   if (result.message_id) ctx.queue.notify();
   return result;
+}
+
+/** What a send that makes a new OTP knows before it writes. */
+interface FirstSend {
+  scope: { accountId: string; environment: Environment };
+  request: OtpSendRequest;
+  channel: Channel;
+  settings: OtpSettings;
+  /** The channel's setup; none for a test number, whose OTP is never delivered. */
+  setup: ChannelSetup | undefined;
+  fallbackSetup: ChannelSetup | undefined;
+  fixedCode: string | undefined;
+}
+
+/** A new pending OTP and its code (a test number's fixed one, the caller's, or a generated one). */
+function newOtp(ctx: AppContext, send: FirstSend, now: string): { otp: OtpsTable; code: string } {
+  const { scope, request, settings, fallbackSetup, fixedCode } = send;
+  const id = newId("otp");
+  const code = fixedCode ?? request.code ?? generateCode(request.length ?? settings.length);
+  const otp: OtpsTable = {
+    id,
+    account_id: scope.accountId,
+    environment: scope.environment,
+    recipient: request.to,
+    code_hash: hashCode(ctx.secret, id, code),
+    code_sealed: fixedCode === undefined ? seal(ctx.secret, code) : null,
+    status: "pending",
+    attempts: 0,
+    max_attempts: settings.max_attempts,
+    sends: 1,
+    channel: send.channel,
+    fallback_channel: fallbackSetup ? fallbackSetup.channel : null,
+    fallback_due_at: fallbackSetup ? isoAfter(ctx.clock, settings.fallback_after_seconds) : null,
+    is_test: fixedCode === undefined ? 0 : 1,
+    expires_at: isoAfter(ctx.clock, settings.expiry_seconds),
+    last_sent_at: now,
+    approved_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  return { otp, code };
+}
+
+function answerOf(
+  otp: OtpsTable,
+  channel: Channel,
+  settings: OtpSettings,
+  messageId: string | null,
+): OtpView {
+  return {
+    id: otp.id,
+    status: "pending",
+    environment: otp.environment,
+    to: otp.recipient,
+    channel,
+    expires_at: otp.expires_at,
+    resend_available_at: addSeconds(otp.last_sent_at, settings.resend_cooldown_seconds),
+    attempts_remaining: otp.max_attempts - otp.attempts,
+    sends: otp.sends,
+    message_id: messageId,
+  };
+}
+
+/**
+ * PostgreSQL, a send with no pending OTP for its number (the common case): the new OTP, its
+ * delivery message and charge, its event and both hourly counts, written in one round trip
+ * (src/db/one-flight.ts). Answers `undefined`, having written nothing, when the number has a
+ * pending OTP (the one-pending-OTP index refuses the insert) or a limit or the balance refused:
+ * the transaction of `sendOtp` then decides, with the answer and error it has always given.
+ */
+async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promise<OtpView | undefined> {
+  const { scope, request, settings, setup } = send;
+  const now = isoNow(ctx.clock);
+  const { otp, code } = newOtp(ctx, send, now);
+  const address = { id: otp.id, accountId: scope.accountId, environment: scope.environment, to: request.to };
+  const message =
+    setup && otp.is_test === 0 ? otpDeliveryMessage(ctx, address, setup, code, settings) : undefined;
+  const deliveries = message
+    ? [
+        {
+          message_id: message.id,
+          channel: message.channel,
+          fallback: false,
+          status: message.status,
+          created_at: message.created_at,
+        },
+      ]
+    : [];
+  const event = eventInsert(ctx.db, ctx, {
+    accountId: scope.accountId,
+    environment: scope.environment,
+    type: "otp.sent",
+    data: otpView(otp, deliveries, now),
+  });
+  const statements: FlightStatement[] = [statementOf(ctx.db.insertInto("otps").values(otp).compile())];
+  if (message) {
+    statements.push(
+      statementOf(ctx.db.insertInto("messages").values(message).compile()),
+      statementOf(
+        ctx.db
+          .insertInto("otp_deliveries")
+          .values(otpDeliveryRow(address, message, false))
+          .compile(),
+      ),
+    );
+  }
+  statements.push(statementOf(event.insert.compile()));
+  // The rows every send of the account shares come last: they stay locked only until the COMMIT
+  // right behind them.
+  for (const { key, limit, refusal } of hourlySendLimits(ctx, scope, request.to)) {
+    const hit = hitUnderLimitQuery(ctx.db, ctx.clock, key, limit, HOUR_SECONDS, SEND_BUCKET_SECONDS);
+    statements.push(guarded(hit.compile(), refusal));
+  }
+  if (message && message.cost > 0) {
+    statements.push(
+      debitWithLedgerEntry({
+        id: newId("led"),
+        accountId: scope.accountId,
+        environment: scope.environment,
+        amount: message.cost,
+        reason: `${message.channel}_charge`,
+        reference: message.id,
+        createdAt: now,
+      }),
+    );
+  }
+  try {
+    await commitInOneFlight(ctx.db, statements);
+  } catch (error) {
+    if (error instanceof FlightRefused || isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+  return answerOf(otp, send.channel, settings, message?.id ?? null);
 }
 
 const HOUR_SECONDS = 3600;
@@ -215,43 +343,42 @@ function sendCounterKeys(scope: { accountId: string; environment: Environment },
   return { account, number: `${account}:${to}` };
 }
 
-/** Refuses a send over the per-number or per-account hourly limit; the caller holds the account's lock. */
-async function enforceHourlyLimits(
-  trx: DbOrTrx,
+/** The hourly limits a send counts against: its number's, then its account's. */
+function hourlySendLimits(
   ctx: AppContext,
   scope: { accountId: string; environment: Environment },
   to: string,
-): Promise<void> {
+): Array<{ key: string; limit: number; what: string; refusal: string }> {
   const keys = sendCounterKeys(scope, to);
   const { sendsPerNumberPerHour, sendsPerAccountPerHour } = ctx.otpLimits;
-  const limits = [
+  return [
     {
       key: keys.number,
       limit: sendsPerNumberPerHour,
       what: `At most ${sendsPerNumberPerHour} OTPs an hour go to one number.`,
+      refusal: "otp_number_limit",
     },
     {
       key: keys.account,
       limit: sendsPerAccountPerHour,
       what: `This account sends at most ${sendsPerAccountPerHour} OTPs an hour.`,
+      refusal: "otp_account_limit",
     },
   ];
-  for (const { key, limit, what } of limits) {
-    if ((await recentHits(trx, ctx.clock, key, HOUR_SECONDS, SEND_BUCKET_SECONDS)) >= limit) {
-      throw new ApiError("rate_limited", what).withRetryAfter(HOUR_SECONDS);
-    }
-  }
 }
 
-async function recordSend(
+/** Counts a send against the per-number and per-account hourly limits; over either, 429 `rate_limited`. */
+async function countHourlySend(
   trx: DbOrTrx,
   ctx: AppContext,
   scope: { accountId: string; environment: Environment },
   to: string,
 ): Promise<void> {
-  const keys = sendCounterKeys(scope, to);
-  await recordHit(trx, ctx.clock, keys.number, HOUR_SECONDS, SEND_BUCKET_SECONDS);
-  await recordHit(trx, ctx.clock, keys.account, HOUR_SECONDS, SEND_BUCKET_SECONDS);
+  for (const { key, limit, what } of hourlySendLimits(ctx, scope, to)) {
+    if (!(await hitUnderLimit(trx, ctx.clock, key, limit, HOUR_SECONDS, SEND_BUCKET_SECONDS))) {
+      throw new ApiError("rate_limited", what).withRetryAfter(HOUR_SECONDS);
+    }
+  }
 }
 
 /**
@@ -386,6 +513,14 @@ export async function getOtp(
   if (!otp) throw new ApiError("not_found", `No OTP ${id}.`, "id");
   const [view] = await otpViews(ctx.db, [otp], isoNow(ctx.clock));
   return view as OtpDetailsView;
+}
+
+/** The OTP a send read changed before the send could write it: the send starts again. */
+class ConcurrentSend extends Error {}
+
+/** Lost to a concurrent send: on the one-pending-OTP index, or on the pending OTP's send count. */
+function lostToConcurrentSend(error: unknown): boolean {
+  return error instanceof ConcurrentSend || isUniqueViolation(error);
 }
 
 function isUniqueViolation(error: unknown): boolean {

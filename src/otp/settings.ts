@@ -1,8 +1,9 @@
 import { requireAccountExists } from "../accounts/accounts.js";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { DbOrTrx, Environment, OtpSettingsTable } from "../db/schema.js";
-import { findTemplate, senderExists } from "../dlt/registry.js";
+import { readTogether } from "../db/one-flight.js";
+import type { Db, DbOrTrx, Dialect, Environment, OtpSettingsTable } from "../db/schema.js";
+import { findTemplate, senderExists, type Template, toTemplate } from "../dlt/registry.js";
 import { ApiError } from "../errors.js";
 import { requireIndianMobile } from "../phone.js";
 
@@ -52,7 +53,42 @@ export async function getOtpSettings(
   accountId: string,
   environment: Environment,
 ): Promise<OtpSettings> {
-  const row = await db
+  return settingsOf(await settingsQuery(db, accountId, environment).executeTakeFirst());
+}
+
+/**
+ * What an OTP send reads before it writes: the settings, and the SMS template they name (null if
+ * none, or not registered), read together (one round trip on PostgreSQL).
+ */
+export async function getSendSettings(
+  database: { db: Db; dialect: Dialect },
+  accountId: string,
+  environment: Environment,
+): Promise<{ settings: OtpSettings; smsTemplate: Template | null }> {
+  const { db } = database;
+  const [settingsRows, templateRows] = await readTogether(database, [
+    settingsQuery(db, accountId, environment).compile(),
+    db
+      .selectFrom("templates")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where(
+        "template_id",
+        "=",
+        db
+          .selectFrom("otp_settings")
+          .select("sms_template_id")
+          .where("account_id", "=", accountId)
+          .where("environment", "=", environment),
+      )
+      .compile(),
+  ]);
+  const template = templateRows[0];
+  return { settings: settingsOf(settingsRows[0]), smsTemplate: template ? toTemplate(template) : null };
+}
+
+function settingsQuery(db: DbOrTrx, accountId: string, environment: Environment) {
+  return db
     .selectFrom("otp_settings")
     .leftJoin("senders", (join) =>
       join
@@ -62,8 +98,10 @@ export async function getOtpSettings(
     .selectAll("otp_settings")
     .select("senders.sender as registered_sender")
     .where("otp_settings.account_id", "=", accountId)
-    .where("otp_settings.environment", "=", environment)
-    .executeTakeFirst();
+    .where("otp_settings.environment", "=", environment);
+}
+
+function settingsOf(row: (OtpSettingsTable & { registered_sender: string | null }) | undefined): OtpSettings {
   if (!row) return { ...DEFAULT_OTP_SETTINGS, test_numbers: {} };
   const { registered_sender, ...settings } = row;
   return fromRow({ ...settings, sms_sender: registered_sender });

@@ -60,7 +60,26 @@ export async function otpViews(db: DbOrTrx, rows: OtpRow[], now: string): Promis
     .orderBy("otp_deliveries.created_at")
     .orderBy("otp_deliveries.is_fallback")
     .execute();
-  return rows.map((otp) => ({
+  return rows.map((otp) =>
+    otpView(
+      otp,
+      deliveries
+        .filter((d) => d.otp_id === otp.id)
+        .map((d) => ({
+          message_id: d.message_id,
+          channel: d.channel,
+          fallback: d.is_fallback === 1,
+          status: d.status,
+          created_at: d.created_at,
+        })),
+      now,
+    ),
+  );
+}
+
+/** The view of an OTP whose deliveries are known. */
+export function otpView(otp: OtpRow, deliveries: OtpDetailsView["deliveries"], now: string): OtpDetailsView {
+  return {
     id: otp.id,
     status: otp.status === "pending" && otp.expires_at <= now ? "expired" : otp.status,
     environment: otp.environment,
@@ -70,14 +89,6 @@ export async function otpViews(db: DbOrTrx, rows: OtpRow[], now: string): Promis
     attempts_remaining: Math.max(0, otp.max_attempts - otp.attempts),
     sends: otp.sends,
     created_at: otp.created_at,
-    deliveries: deliveries
-      .filter((d) => d.otp_id === otp.id)
-      .map((d) => ({
-        message_id: d.message_id,
-        channel: d.channel,
-        fallback: d.is_fallback === 1,
-        status: d.status,
-        created_at: d.created_at,
-      })),
-  }));
+    deliveries,
+  };
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { countRecipientUnderCap, type FlightStatement } from "../db/one-flight.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 
@@ -18,31 +19,61 @@ const HOUR_MS = 3_600_000;
 export async function countSmsRecipient(
   trx: DbOrTrx,
   ctx: AppContext,
-  scope: { accountId: string; environment: Environment },
+  scope: RecipientScope,
   to: string,
 ): Promise<void> {
-  const now = ctx.clock.now().getTime();
-  const hourStart = Math.floor(now / HOUR_MS) * HOUR_MS;
-  const windowStart = new Date(hourStart).toISOString();
-  const newThisHour = await trx
+  const fresh = await claimRecipients(trx, ctx, scope, [to]);
+  if (fresh.size > 0) await countNewRecipient(trx, ctx, scope);
+}
+
+export interface RecipientScope {
+  accountId: string;
+  environment: Environment;
+}
+
+/**
+ * Notes `numbers` as sent to in this clock hour and answers those that were not yet: one insert
+ * that skips the numbers already there (a concurrent transaction's uncommitted number is waited
+ * for). The numbers go in sorted, so transactions that claim several (batch sends) take their
+ * row locks in one order and cannot deadlock on each other. Each new number must then be counted
+ * with `countNewRecipient`, or forgotten with `forgetRecipients`, in the same transaction.
+ */
+export async function claimRecipients(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  scope: RecipientScope,
+  numbers: readonly string[],
+): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const windowStart = currentHourStart(ctx).toISOString();
+  const rows = [...new Set(numbers)].sort().map((recipient) => ({
+    window_start: windowStart,
+    account_id: scope.accountId,
+    environment: scope.environment,
+    recipient,
+  }));
+  const inserted = await trx
     .insertInto("sms_recipient_hours")
-    .values({
-      window_start: windowStart,
-      account_id: scope.accountId,
-      environment: scope.environment,
-      recipient: to,
-    })
+    .values(rows)
     .onConflict((oc) => oc.doNothing())
     .returning("recipient")
-    .executeTakeFirst();
-  if (!newThisHour) return;
+    .execute();
+  return new Set(inserted.map((row) => row.recipient));
+}
 
+/**
+ * Raises the hour's count of distinct recipients by one, only while under the cap: one guarded
+ * upsert. Past the cap, 429 `rate_limited` until the next hour, and nothing changed.
+ */
+export async function countNewRecipient(trx: DbOrTrx, ctx: AppContext, scope: RecipientScope): Promise<void> {
+  const now = ctx.clock.now().getTime();
+  const hourStart = currentHourStart(ctx).getTime();
   const cap = ctx.rateLimits.smsRecipientsPerHour;
   const counted = await trx
     .insertInto("rate_limit_counters")
     .values({
-      key: `sms-recipients:${scope.accountId}:${scope.environment}`,
-      window_start: windowStart,
+      key: counterKey(scope),
+      window_start: new Date(hourStart).toISOString(),
       count: 1,
       expires_at: new Date(hourStart + HOUR_MS).toISOString(),
     })
@@ -60,6 +91,59 @@ export async function countSmsRecipient(
       `This account sends SMS to at most ${cap} different numbers an hour; numbers already sent to this hour still go through.`,
     ).withRetryAfter((hourStart + HOUR_MS - now) / 1000);
   }
+}
+
+/** Takes back a `countNewRecipient` of this transaction whose send was refused after all. */
+export async function uncountRecipient(trx: DbOrTrx, ctx: AppContext, scope: RecipientScope): Promise<void> {
+  await trx
+    .updateTable("rate_limit_counters")
+    .set((eb) => ({ count: eb(eb.ref("count"), "-", 1) }))
+    .where("key", "=", counterKey(scope))
+    .where("window_start", "=", currentHourStart(ctx).toISOString())
+    .execute();
+}
+
+/** Takes back numbers claimed by `claimRecipients` in this transaction that no send went to after all. */
+export async function forgetRecipients(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  scope: RecipientScope,
+  numbers: readonly string[],
+): Promise<void> {
+  if (numbers.length === 0) return;
+  await trx
+    .deleteFrom("sms_recipient_hours")
+    .where("window_start", "=", currentHourStart(ctx).toISOString())
+    .where("account_id", "=", scope.accountId)
+    .where("environment", "=", scope.environment)
+    .where("recipient", "in", numbers)
+    .execute();
+}
+
+/** `countSmsRecipient` as one guarded statement of a one-flight transaction (PostgreSQL). */
+export function countSmsRecipientInFlight(
+  ctx: AppContext,
+  scope: RecipientScope,
+  to: string,
+): FlightStatement {
+  const hourStart = currentHourStart(ctx).getTime();
+  return countRecipientUnderCap({
+    windowStart: new Date(hourStart).toISOString(),
+    accountId: scope.accountId,
+    environment: scope.environment,
+    recipient: to,
+    counterKey: counterKey(scope),
+    expiresAt: new Date(hourStart + HOUR_MS).toISOString(),
+    cap: ctx.rateLimits.smsRecipientsPerHour,
+  });
+}
+
+function counterKey(scope: RecipientScope): string {
+  return `sms-recipients:${scope.accountId}:${scope.environment}`;
+}
+
+function currentHourStart(ctx: AppContext): Date {
+  return new Date(Math.floor(ctx.clock.now().getTime() / HOUR_MS) * HOUR_MS);
 }
 
 /** Forgets the recipients of clock hours that have ended (their counts expire with `rate_limit_counters`). */

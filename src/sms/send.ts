@@ -1,14 +1,17 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { readTogether } from "../db/one-flight.js";
+import type { MessagesTable } from "../db/schema.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
-import { findTemplate, senderExists, type Template } from "../dlt/registry.js";
+import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
 import { checkVariableValues } from "../dlt/variables.js";
 import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
 import { chargeAndQueue, type MessageView, queuedMessage, toMessageView } from "./messages.js";
+import { queueSmsInOneFlight } from "./one-flight.js";
 import { priceOf } from "./pricing.js";
 import { countSmsRecipient } from "./recipient-cap.js";
 
@@ -22,10 +25,23 @@ export interface SmsSendRequest {
   reference?: string;
 }
 
+/** What the account's DLT registry says about a send: whether its sender is registered, and its template. */
+export interface SendRegistry {
+  senderKnown: boolean;
+  template: Template | undefined;
+}
+
+/** A send that passed every check, rendered and priced: its message row and the view the API answers. */
+export interface PreparedSms {
+  row: MessagesTable;
+  view: MessageView;
+}
+
 /**
- * Checks a send in the contract's order (API.md §4), renders and prices it, then debits the
- * balance, stores the message and queues it in one transaction: no message without its charge,
- * no charge without its message, and, with `record`, neither without the stored answer.
+ * Checks a send in the contract's order (API.md §4), renders and prices it, then counts its
+ * recipient, debits the balance, stores the message and queues it in one transaction: no message
+ * without its charge, no charge without its message, and, with `record`, neither without the
+ * stored answer. POST /v2/sms/batch (batch.ts) runs the same two steps for each of its items.
  */
 export async function sendSms(
   ctx: AppContext,
@@ -33,12 +49,40 @@ export async function sendSms(
   request: SmsSendRequest,
   record?: RecordAnswer<MessageView>,
 ): Promise<MessageView> {
-  const { accountId, environment } = principal;
+  const { accountId } = principal;
+  // Before any query: a malformed number costs no lookup.
   requireIndianMobile(request.to);
-  const [senderKnown, template] = await Promise.all([
-    senderExists(ctx.db, accountId, request.sender),
-    findTemplate(ctx.db, accountId, request.template_id),
+  const [senders, templates] = await readTogether(ctx, [
+    senderQuery(ctx.db, accountId, request.sender).compile(),
+    templateQuery(ctx.db, accountId, request.template_id).compile(),
   ]);
+  const template = templates[0] && toTemplate(templates[0]);
+  const prepared = prepareSms(ctx, principal, request, { senderKnown: senders.length > 0, template });
+  // On PostgreSQL one round trip, unless an answer is to be stored or a limit refuses.
+  const queued = record === undefined && (await queueSmsInOneFlight(ctx, prepared.row));
+  if (!queued) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await countSmsRecipient(trx, ctx, principal, request.to);
+      await chargeAndQueue(trx, ctx, prepared.row);
+      await record?.(trx, prepared.view);
+    });
+  }
+  ctx.queue.notify();
+  return prepared.view;
+}
+
+/**
+ * The checks of a send after `to` (its caller checks `to` first, then looks the registry up),
+ * the rendering and the price: throws the first `ApiError` in API.md §4's order, writes nothing.
+ */
+export function prepareSms(
+  ctx: AppContext,
+  principal: KeyPrincipal,
+  request: SmsSendRequest,
+  registry: SendRegistry,
+): PreparedSms {
+  const { accountId, environment } = principal;
+  const { senderKnown, template } = registry;
   if (!senderKnown) {
     throw new ApiError(
       "unknown_sender",
@@ -94,14 +138,7 @@ export async function sendSms(
     cost: priceOf(ctx.prices, "sms", segments),
     sealed: null,
   });
-  const view = toMessageView(row);
-  await ctx.db.transaction().execute(async (trx) => {
-    await countSmsRecipient(trx, ctx, principal, request.to);
-    await chargeAndQueue(trx, ctx, row);
-    await record?.(trx, view);
-  });
-  ctx.queue.notify();
-  return view;
+  return { row, view: toMessageView(row) };
 }
 
 function checkVariables(template: Template, variables: Record<string, string>, maxLength: number): void {

@@ -13,11 +13,14 @@ export interface ServerProcess {
 
 /**
  * Starts `dakiya serve` as its own process on a free port of 127.0.0.1 and resolves once it
- * listens. `env` is added to this process's environment; the log level is info at least, since
+ * listens, with `args` after `serve`. `env` is added to this process's environment; the log level is info at least, since
  * the "Server listening at" line is how the address is learnt.
  */
-export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, "serve"], {
+export async function startServerProcess(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, "serve", ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "info", ...env, PORT: "0", HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
