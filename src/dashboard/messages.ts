@@ -1,7 +1,8 @@
 import type { AppContext } from "../context.js";
 import type { Channel, Environment, MessageStatus } from "../db/schema.js";
 import { ApiError } from "../errors.js";
-import { getMessage, type MessageView, toMessageView } from "../sms/messages.js";
+import { listMessagesPage } from "../sms/list.js";
+import { getMessage, type MessageView } from "../sms/messages.js";
 
 export interface MessageFilter {
   status?: MessageStatus | undefined;
@@ -17,45 +18,21 @@ export interface StatusChange {
   at: string;
 }
 
-/** One page of an environment's messages, newest first. */
+/** One page of an environment's messages, newest first: the public list, with a channel filter. */
 export async function listMessages(
   ctx: AppContext,
   scope: { accountId: string; environment: Environment },
   filter: MessageFilter,
 ): Promise<{ data: MessageView[]; has_more: boolean }> {
-  let query = ctx.db
-    .selectFrom("messages")
-    .selectAll()
-    .where("account_id", "=", scope.accountId)
-    .where("environment", "=", scope.environment);
-  if (filter.status !== undefined) query = query.where("status", "=", filter.status);
-  if (filter.channel !== undefined) query = query.where("channel", "=", filter.channel);
-  if (filter.to !== undefined) query = query.where("recipient", "=", filter.to);
-  if (filter.before !== undefined) {
-    const cursor = await ctx.db
-      .selectFrom("messages")
-      .select(["id", "created_at"])
-      .where("id", "=", filter.before)
-      .where("account_id", "=", scope.accountId)
-      .where("environment", "=", scope.environment)
-      .executeTakeFirst();
-    if (!cursor) throw new ApiError("invalid_request", `No message ${filter.before} to page from.`, "before");
-    query = query.where((eb) =>
-      eb.or([
-        eb("created_at", "<", cursor.created_at),
-        eb.and([eb("created_at", "=", cursor.created_at), eb("id", "<", cursor.id)]),
-      ]),
-    );
+  const { before, ...rest } = filter;
+  try {
+    return await listMessagesPage(ctx, scope, { ...rest, starting_after: before });
+  } catch (error) {
+    if (error instanceof ApiError && error.param === "starting_after") {
+      throw new ApiError("invalid_request", `No message ${before} to page from.`, "before");
+    }
+    throw error;
   }
-  const rows = await query
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(filter.limit + 1)
-    .execute();
-  return {
-    data: rows.slice(0, filter.limit).map((row) => toMessageView(row)),
-    has_more: rows.length > filter.limit,
-  };
 }
 
 /** A message with the times it moved from status to status, and how often delivery was tried. */

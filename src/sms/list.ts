@@ -1,10 +1,11 @@
 import type { AppContext } from "../context.js";
-import type { Environment, MessageStatus } from "../db/schema.js";
+import type { Channel, Environment, MessageStatus } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { type MessageView, toMessageView } from "./messages.js";
 
 export interface MessageListFilter {
   status?: MessageStatus | undefined;
+  channel?: Channel | undefined;
   to?: string | undefined;
   reference?: string | undefined;
   /** RFC 3339; messages created at or after it. */
@@ -32,6 +33,7 @@ export async function listMessagesPage(
     .where("account_id", "=", scope.accountId)
     .where("environment", "=", scope.environment);
   if (filter.status !== undefined) query = query.where("status", "=", filter.status);
+  if (filter.channel !== undefined) query = query.where("channel", "=", filter.channel);
   if (filter.to !== undefined) query = query.where("recipient", "=", filter.to);
   if (filter.reference !== undefined) query = query.where("reference", "=", filter.reference);
   if (filter.created_after !== undefined) {
