@@ -19,16 +19,9 @@ export const ORDER_TEMPLATE = "1107161234567890200";
 export const OTP_TEMPLATE = "1107161234567890201";
 export const OTP_CONTENT = "{#otp#} is your Dakiya code. Do not share it.";
 
-/** ₹100 in 1/10,000 INR. */
-export const HUNDRED_RUPEES = 1_000_000;
+import { HUNDRED_RUPEES } from "./otp.js";
 
-/** Sandbox test numbers of API.md §7. */
-export const INVALID_NUMBER = "+919999999911";
-export const DND_BLOCKED = "+919999999922";
-export const CARRIER_REJECTED = "+919999999933";
-export const NO_RECEIPT = "+919999999944";
-
-/** Request limits high enough that a test paging fast is never the one limited. */
+export { CARRIER_REJECTED, DND_BLOCKED, HUNDRED_RUPEES, INVALID_NUMBER, NO_RECEIPT } from "./otp.js";
 
 let numbers = 0;
 /** A distinct, valid Indian mobile for every call. */
