@@ -1,25 +1,8 @@
-import { useRef, useState } from "react";
+import { useCopySecret } from "../use-copy-secret";
 
 /** A key's secret, shown once, with a copy button that falls back to selecting the text. */
 export function SecretReveal({ secret, onDone }: { secret: string; onDone(): void }) {
-  const [copied, setCopied] = useState<"copied" | "selected" | undefined>();
-  const boxRef = useRef<HTMLTextAreaElement>(null);
-
-  const selectSecret = () => {
-    boxRef.current?.focus();
-    boxRef.current?.select();
-  };
-
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error("no clipboard");
-      await navigator.clipboard.writeText(secret);
-      setCopied("copied");
-    } catch {
-      selectSecret();
-      setCopied("selected");
-    }
-  };
+  const { boxRef, outcome: copied, copy } = useCopySecret(secret);
 
   return (
     <div className="secret-reveal">

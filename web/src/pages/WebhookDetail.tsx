@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import {
   ApiError,
@@ -18,6 +18,7 @@ import { StatusBadge } from "../components/StatusBadge";
 import { WebhookEndpointForm } from "../components/WebhookEndpointForm";
 import { useEnvironment } from "../environment";
 import { formatDateTime, formatShortDateTime } from "../format";
+import { useCopySecret } from "../use-copy-secret";
 import { useResource } from "../use-resource";
 import { EventList, type WebhookNavigationState } from "./Webhooks";
 
@@ -302,20 +303,7 @@ function SigningSecret({
   setRevealed(revealed: boolean): void;
   onRotate(): void;
 }) {
-  const boxRef = useRef<HTMLTextAreaElement>(null);
-  const [copied, setCopied] = useState<"copied" | "selected" | undefined>();
-
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error("no clipboard");
-      await navigator.clipboard.writeText(secret);
-      setCopied("copied");
-    } catch {
-      boxRef.current?.focus();
-      boxRef.current?.select();
-      setCopied("selected");
-    }
-  };
+  const { boxRef, outcome: copied, setOutcome: setCopied, copy } = useCopySecret(secret);
 
   return (
     <section className="card" aria-labelledby="signing-secret-title">
