@@ -1,4 +1,5 @@
 import type { Carriers } from "./carrier.js";
+import type { RouteState } from "./carrier-meter.js";
 
 /**
  * The live carriers the delivery workers of this process send through, as /readyz shows them.
@@ -25,5 +26,14 @@ export class CarrierBoard {
       }
     }
     return statuses;
+  }
+
+  /** Every shown carrier's routes (SMSC connections). */
+  routes(): RouteState[] {
+    const routes: RouteState[] = [];
+    for (const live of this.#shown) {
+      for (const carrier of Object.values(live)) routes.push(...(carrier.routes?.() ?? []));
+    }
+    return routes;
   }
 }

@@ -1,5 +1,6 @@
 import type { Channel, Environment } from "../db/schema.js";
 import type { SmsEncoding } from "../dlt/encoding.js";
+import type { RouteState } from "./carrier-meter.js";
 
 /** The OTP an OTP message carries, for carriers that send the code itself (WhatsApp, voice). */
 export interface OtpDetails {
@@ -68,6 +69,8 @@ export interface Carrier {
   start?(): void;
   /** What the carrier's connection looks like now, for /readyz. */
   status?(): Record<string, unknown>;
+  /** Each SMSC route's connection, for carriers that send over routes (SMPP). */
+  routes?(): RouteState[];
   close?(): Promise<void>;
 }
 
