@@ -80,7 +80,7 @@ export interface DakiyaLiveFigures {
     latency_ms: { p50: number; p99: number; max: number };
   };
   smsc: { submit_sm_per_s_during_load: number; submit_sm_per_s_until_drained: number };
-  queue: { at_load_end: number; at_end: number };
+  queue: { at_load_end: number; at_end: number; drained_after_load_s: number | null };
   server: { peak_rss_mb: number; cpu_percent_during_load: number };
 }
 
@@ -634,8 +634,43 @@ export function printKannelReport(
   ];
   if (k.http.sample_error_bodies.length > 0)
     lines.push(`Sample non-2xx from Kannel: ${k.http.sample_error_bodies.join(" | ")}`);
+  if (d) lines.push("", "Targets against Kannel in the same run:", ...kannelTargets(k, d));
   lines.push("");
   process.stdout.write(lines.join("\n"));
+}
+
+/**
+ * Live SMS: accepted/s and submit_sm/s at least 0.8 × Kannel's, the queue empty 2 s after the
+ * load. A batch send (several recipients a request): accepted/s at least 1.5 × Kannel's sendsms,
+ * and messages reaching the SMSC at least 1.0 ×.
+ */
+function kannelTargets(k: KannelResult, d: DakiyaLiveFigures): string[] {
+  const batch = k.http.recipients_per_request > 1;
+  const ratios = k.dakiya_over_kannel;
+  const check = (met: boolean, text: string) => `  ${met ? "met    " : "not met"}  ${d.scenario}: ${text}`;
+  const ratioCheck = (name: string, value: number | null, target: number) =>
+    check(
+      (value ?? 0) >= target,
+      `${name} ${value?.toFixed(2) ?? "–"} × Kannel's (target ≥ ${target.toFixed(1)})`,
+    );
+  const lines = [
+    ratioCheck("messages accepted/s", ratios.accepted_per_s, batch ? 1.5 : 0.8),
+    ratioCheck(
+      "submit_sm/s until the queue drained",
+      ratios.submit_sm_per_s_until_drained,
+      batch ? 1.0 : 0.8,
+    ),
+  ];
+  if (!batch) {
+    const drainedAfter = d.queue.drained_after_load_s;
+    lines.push(
+      check(
+        drainedAfter !== null && drainedAfter <= 2,
+        `queue empty ${drainedAfter === null ? "never" : `${drainedAfter} s`} after the load (target ≤ 2 s)`,
+      ),
+    );
+  }
+  return lines;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,7 +33,9 @@ export const WEBHOOK_DRAIN_SECONDS = 30;
 export const API_SCENARIOS = ["otp-send", "otp-verify", "sms-send-sandbox", "balance"] as const;
 /** The scenarios that send live SMS through the worker to the bench SMSC, and Kannel's with --peer. */
 export const LIVE_SCENARIOS = ["sms-live-smpp", "sms-batch"] as const;
-export const ALL_SCENARIOS = [...LIVE_SCENARIOS, ...API_SCENARIOS, "bare"] as const;
+/** Live SMS over two routes (SMPP_ROUTES), on a server of its own after the others (scenarios/live-routes.ts). */
+export const ROUTES_SCENARIO = "sms-live-routes";
+export const ALL_SCENARIOS = [...LIVE_SCENARIOS, ROUTES_SCENARIO, ...API_SCENARIOS, "bare"] as const;
 export type ScenarioName = (typeof ALL_SCENARIOS)[number];
 export type Dialect = "sqlite" | "postgres";
 
@@ -114,7 +116,9 @@ function parseArguments(args: string[]): {
     if (!args.some((arg) => arg.split("=")[0] === "--scenarios")) {
       scenarios = new Set<ScenarioName>([...API_SCENARIOS, "bare"]);
     }
-    const live = LIVE_SCENARIOS.filter((name) => scenarios.has(name));
+    const live = ([...LIVE_SCENARIOS, ROUTES_SCENARIO] as ScenarioName[]).filter((name) =>
+      scenarios.has(name),
+    );
     if (live.length > 0 || peer) {
       die(
         `--api-procs runs the API scenarios (${API_SCENARIOS.join(", ")}); leave out ${[...live, ...(peer ? ["--peer"] : [])].join(", ")}`,

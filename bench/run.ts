@@ -7,6 +7,9 @@
 //                     what the API accepted, what reached the SMSC, the queue, the memory
 //   sms-batch         the same through POST /v2/sms/batch, BENCH_BATCH_SIZE (100) messages a
 //                     request: messages accepted/s and submit_sm/s at the SMSC
+//   sms-live-routes   the load of sms-live-smpp over two routes (SMPP_ROUTES, weights 3:1), each
+//                     to an SMSC of its own, on a server started after the others: the same
+//                     figures, and each route's share of the submits
 //   otp-send          POST /v2/otp/send with a sandbox key, a distinct number each
 //   otp-verify        POST /v2/otp/verify on OTPs created beforehand with known codes: wrong
 //                     codes, then the right one, then again on the verified OTP
@@ -82,6 +85,7 @@ import {
   RESULTS_DIR,
   ROOT,
   ROUND_API_PROCS,
+  ROUTES_SCENARIO,
   RUN_SECONDS,
   SELECTED,
   SKIP_COMPILE,
@@ -102,6 +106,7 @@ import {
   runApi,
   sandboxHeaders,
 } from "./scenarios/api-routes.js";
+import { runLiveRoutesScenario } from "./scenarios/live-routes.js";
 import {
   type LiveLoad,
   type LiveScenarioResult,
@@ -143,12 +148,13 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   const runBare = SELECTED.has("bare") || apiScenarios.length > 0;
   const liveScenarios = LIVE_SCENARIOS.filter((name) => SELECTED.has(name));
   const runLive = liveScenarios.length > 0;
+  const runRoutes = SELECTED.has(ROUTES_SCENARIO);
   log(
-    `scenarios: ${[...liveScenarios, ...apiScenarios, ...(runBare ? ["bare"] : [])].join(", ")}; database: ${DB_LABEL}`,
+    `scenarios: ${[...liveScenarios, ...apiScenarios, ...(runBare ? ["bare"] : []), ...(runRoutes ? [ROUTES_SCENARIO] : [])].join(", ")}; database: ${DB_LABEL}`,
   );
 
-  // Live endpoints must be https://: the receiver gets a TLS port when sms-live-smpp runs.
-  const receiver = WEBHOOKS ? await startWebhookReceiver(temp, runLive) : undefined;
+  // Live endpoints must be https://: the receiver gets a TLS port when a live scenario runs.
+  const receiver = WEBHOOKS ? await startWebhookReceiver(temp, runLive || runRoutes) : undefined;
   if (receiver) onCleanup(() => receiver.child.stop());
   const keys = await setUpAccount(database.url, secret, receiver?.urls);
   log(
@@ -203,7 +209,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   );
 
   let probe: QueueProbe | undefined;
-  if (smsc || receiver) {
+  if (smsc || receiver || runRoutes) {
     const opened = await openQueueProbe(database);
     onCleanup(() => opened.close());
     probe = opened;
@@ -318,6 +324,21 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       result.server.error_log_lines = server.logLines.error;
     }
   }
+  if (runRoutes && probe) {
+    // A server of its own, configured with SMPP_ROUTES, on the same database.
+    log(`${ROUTES_SCENARIO}:`);
+    const routed = await runLiveRoutesScenario({
+      temp,
+      serverEnv,
+      port: await freePort(),
+      key: keys.live,
+      probe,
+      machine,
+      webhooks: (result) => webhooksAfter(result.scenario, "live", result.run_at, result.load_ended_at),
+    });
+    routed.settings.webhooks = webhookSetting;
+    results.push(routed);
+  }
   results.push(...apiResults);
   const writeResults = (all: object[]) =>
     writeFileSync(
@@ -336,7 +357,8 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   if (kannelBinaries) {
     // Last, on a machine that Dakiya has left, with an SMSC of its own; one run per live scenario.
     const kannelResults: KannelResult[] = [];
-    for (const dakiya of live) {
+    // Kannel is compared on one SMSC: not with the routes scenario.
+    for (const dakiya of live.filter((result) => !result.routes)) {
       const kannel = await runKannel(kannelBinaries, machine, dakiya);
       kannelResults.push(kannel);
       writeResults([...results, ...kannelResults]);
@@ -398,6 +420,7 @@ try {
     RUN_SECONDS +
     Math.max(0, liveCount - 1) * LIVE_SCENARIO_SECONDS +
     webhookSeconds +
+    (SELECTED.has(ROUTES_SCENARIO) ? LIVE_SCENARIO_SECONDS + READY_SECONDS : 0) +
     (kannel ? KANNEL_SECONDS * liveCount : 0);
   // With --api-procs this process runs the rounds (bench/api-procs.ts), each a run of its own.
   const rounds = API_PROCS !== undefined && ROUND_API_PROCS === undefined ? (API_PROCS === 1 ? 1 : 2) : 0;

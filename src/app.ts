@@ -1,5 +1,3 @@
-import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { balanceRoutes } from "./accounts/routes.js";
@@ -14,6 +12,7 @@ import { registerApiKeyAuth } from "./http/auth.js";
 import { createClientErrorHandler } from "./http/client-errors.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { healthRoutes } from "./http/health.js";
+import { registerDocs } from "./http/openapi.js";
 import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js";
 import { RequestLogController } from "./http/request-log.js";
 import { answerFrameworkError, registerTextSafety } from "./http/text-safety.js";
@@ -21,6 +20,7 @@ import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
 import { DEFAULT_WEB_ROOT, registerWeb } from "./http/web.js";
 import { registerIdempotency } from "./idempotency/hooks.js";
+import { registerMetrics } from "./metrics/http.js";
 import { otpRoutes } from "./otp/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
 import { smsListRoutes } from "./sms/list-routes.js";
@@ -44,6 +44,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     frameworkErrors: answerFrameworkError,
     logController: new RequestLogController(),
     clientErrorHandler: createClientErrorHandler(ctx.log),
+    // Behind a reverse proxy, the client's address and scheme come from its X-Forwarded-* headers.
+    trustProxy: ctx.trustedProxies.length > 0 ? ctx.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const pageFallback = await registerWeb(app, options.webRoot ?? DEFAULT_WEB_ROOT);
@@ -51,11 +53,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerValidation(app);
   registerTextSafety(app);
   registerRequestIdHeader(app);
+  registerMetrics(app, ctx);
   registerApiKeyAuth(app, ctx);
   await registerDashboardAuth(app, ctx);
   registerJsonOnly(app);
   registerIdempotency(app, ctx);
-  await registerDocs(app);
+  await registerDocs(app, ctx);
 
   healthRoutes(app, ctx);
   balanceRoutes(app, ctx);
@@ -83,25 +86,4 @@ function registerJsonOnly(app: App): void {
       throw new ApiError("unsupported_media_type", "Send the body as Content-Type: application/json.");
     }
   });
-}
-
-async function registerDocs(app: App): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: "3.0.3",
-      info: {
-        title: "Dakiya API",
-        version: "2",
-        description:
-          "Messaging API for India: DLT-templated SMS, one-time passcodes, sandbox and live environments, prepaid INR credits.",
-      },
-      components: {
-        securitySchemes: {
-          apiKey: { type: "http", scheme: "bearer", description: "dk_live_… or dk_sandbox_…" },
-        },
-      },
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }

@@ -1,9 +1,12 @@
-import { parseSmppConfig, type SmppConfig } from "./delivery/carriers/smpp-config.js";
+import { parseSmppRoutes, type SmppRoute } from "./delivery/carriers/smpp-config.js";
 import { parseVoiceConfig, type VoiceConfig } from "./delivery/carriers/voice-config.js";
 import { parseWhatsAppConfig, type WhatsAppConfig } from "./delivery/carriers/whatsapp-config.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./delivery/worker-options.js";
 import { integerFromEnv } from "./env.js";
 import { ConfigError } from "./errors.js";
+import { parseTrustedProxies } from "./http/trusted-proxies.js";
+import { parseMetricsListener } from "./metrics/config.js";
+import type { MetricsListenerConfig } from "./metrics/metrics.js";
 import { formatInr, parseInr } from "./money.js";
 import { DEFAULT_PRICES, MAX_UNIT_PRICE, type PriceList } from "./sms/pricing.js";
 import { parseWebhookSettings, type WebhookSettings } from "./webhooks/settings.js";
@@ -44,14 +47,18 @@ export interface Config {
   otpLimits: OtpLimits;
   rateLimits: RateLimits;
   worker: WorkerOptions;
-  /** Live SMS over SMPP; `undefined` when SMPP_URL is unset. */
-  smpp: SmppConfig | undefined;
+  /** Live SMS over SMPP: the SMPP_ROUTES file's routes, or SMPP_URL's one; `undefined` when neither is set. */
+  smpp: SmppRoute[] | undefined;
   /** Live WhatsApp through the Cloud API; `undefined` when not configured. */
   whatsapp: WhatsAppConfig | undefined;
   /** Live voice calls; `undefined` when not configured. */
   voice: VoiceConfig | undefined;
   /** Delivery of events to customers' webhook endpoints (WEBHOOK_*). */
   outboundWebhooks: WebhookSettings;
+  /** `/metrics` on a listener of its own (METRICS_HOST/METRICS_PORT); `undefined`: on the main port. */
+  metricsListener: MetricsListenerConfig | undefined;
+  /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); empty: none. */
+  trustedProxies: string[];
 }
 
 /** Requests a minute, per key or by default: 1 million is about 16,700 a second. */
@@ -98,10 +105,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         10_000_000,
       ),
     },
-    smpp: parseSmppConfig(env),
+    smpp: parseSmppRoutes(env),
     whatsapp: parseWhatsAppConfig(env),
     voice: parseVoiceConfig(env),
     outboundWebhooks: parseWebhookSettings(env),
+    metricsListener: parseMetricsListener(env, env.HOST || "127.0.0.1"),
+    trustedProxies: parseTrustedProxies(env),
     worker: {
       batchSize: integerFromEnv(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
       leaseSeconds: integerFromEnv(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),

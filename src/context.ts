@@ -9,6 +9,7 @@ import type { Channel, Db, Dialect } from "./db/schema.js";
 import { CarrierBoard } from "./delivery/carrier-board.js";
 import { QueueSignal } from "./delivery/queue-signal.js";
 import { createLogger, type Logger } from "./logger.js";
+import { type Metrics, unmeteredMetrics } from "./metrics/metrics.js";
 import type { PriceList } from "./sms/pricing.js";
 import type { WebhookSettings } from "./webhooks/settings.js";
 import { type HostLookup, systemLookup } from "./webhooks/ssrf.js";
@@ -24,6 +25,8 @@ export interface AppContext {
   log: Logger;
   /** The channels with a live carrier configured: a live send on any other is `channel_not_configured`. */
   liveChannels: ReadonlySet<Channel>;
+  /** Two or more SMS routes are configured: a live SMS OTP not delivered in time may go out again on another. */
+  otpReroute: boolean;
   /** The live carriers this process's delivery worker sends through, as /readyz shows them. */
   carrierBoard: CarrierBoard;
   /** Wakes this process's delivery worker when a message is queued. */
@@ -40,6 +43,10 @@ export interface AppContext {
   outboundWebhooks: WebhookSettings & { lookup: HostLookup };
   /** Set once shutdown begins: readiness turns 503 so load balancers stop sending traffic. */
   shuttingDown: boolean;
+  /** What this process counts for `/metrics` (docs/metrics.md). */
+  metrics: Metrics;
+  /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY). */
+  trustedProxies: string[];
   close(): Promise<void>;
 }
 
@@ -48,6 +55,8 @@ export interface ContextOverrides {
   log?: Logger;
   /** Channels to count as live-configured besides the configuration's (tests bring carriers of their own). */
   liveChannels?: Channel[];
+  /** `false`: count nothing and load no metrics library (the operator's CLI serves no metrics). */
+  metrics?: boolean;
 }
 
 /** Opens the database, brings its schema up to date and loads the server secret. */
@@ -61,6 +70,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   }
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? createLogger(config.logLevel);
+  const carrierBoard = new CarrierBoard();
+  let metrics = unmeteredMetrics;
+  if (overrides.metrics !== false) {
+    const { PrometheusMetrics } = await import("./metrics/prometheus.js");
+    metrics = new PrometheusMetrics({ db, clock, log, carrierBoard }, config.metricsListener);
+  }
   const ctx: AppContext = {
     db,
     dialect,
@@ -69,7 +84,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     publicUrl: config.publicUrl,
     log,
     liveChannels: configuredLiveChannels(config, overrides.liveChannels),
-    carrierBoard: new CarrierBoard(),
+    otpReroute: (config.smpp?.length ?? 0) > 1,
+    carrierBoard,
     queue: new QueueSignal(),
     prices: config.prices,
     maxVariableLength: config.maxVariableLength,
@@ -79,6 +95,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     webhooks: { whatsapp: config.whatsapp, voice: config.voice },
     outboundWebhooks: { ...config.outboundWebhooks, lookup: systemLookup },
     shuttingDown: false,
+    metrics,
+    trustedProxies: config.trustedProxies,
     close: () => db.destroy(),
   };
   return ctx;

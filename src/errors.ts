@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   insufficient_balance: 402,
   csrf_rejected: 403,
   not_found: 404,
+  method_not_allowed: 405,
   idempotency_key_in_use: 409,
   already_set_up: 409,
   payload_too_large: 413,
@@ -34,6 +35,14 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The codes only the dashboard's session routes answer: they stay out of the public OpenAPI document. */
+export const DASHBOARD_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
+  "not_signed_in",
+  "invalid_credentials",
+  "csrf_rejected",
+  "already_set_up",
+]);
 
 /** An expected failure that the HTTP layer turns into the error envelope. */
 export class ApiError extends Error {

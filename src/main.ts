@@ -1,15 +1,18 @@
 import { Command, CommanderError } from "commander";
 import { accountCommands } from "./cli/accounts.js";
+import { backupCommands } from "./cli/backup.js";
 import { dltCommands } from "./cli/dlt.js";
 import { keyCommands } from "./cli/keys.js";
 import { otpCommands } from "./cli/otp.js";
 import type { OutputOptions } from "./cli/run.js";
 import { serverCommands } from "./cli/serve.js";
+import { packageVersion } from "./cli/version.js";
 import { webhookCommands } from "./cli/webhooks.js";
 import { ApiError, ConfigError } from "./errors.js";
 
 const program = new Command("dakiya")
   .description("Dakiya: messaging API for India. Configuration comes from the environment (see README).")
+  .version(packageVersion(), "-V, --version", "print the version")
   .option("--json", "print one JSON object on stdout")
   .showSuggestionAfterError()
   .configureOutput({ outputError: (message, write) => write(`dakiya: ${message.replace(/^error: /, "")}`) })
@@ -22,6 +25,7 @@ keyCommands(program, output);
 dltCommands(program, output);
 otpCommands(program, output);
 webhookCommands(program, output);
+backupCommands(program, output);
 
 try {
   await program.parseAsync(process.argv);

@@ -4,9 +4,12 @@ import { type CarrierSettings, createCarriers } from "./delivery/carriers/wiring
 import { startWorker, type WorkerOptions } from "./delivery/worker.js";
 import type { App } from "./http/types.js";
 import { startMaintenance } from "./maintenance.js";
+import { startMetricsListener } from "./metrics/listener.js";
 
 export interface RunningServer {
   url: string;
+  /** Where `/metrics` listens when it has a listener of its own (METRICS_PORT). */
+  metricsUrl: string | undefined;
   /**
    * Stops accepting connections, lets in-flight requests finish, lets the worker finish the
    * messages in hand, then closes the database.
@@ -30,6 +33,12 @@ export async function startServer(
   });
   await app.listen({ host: options.host, port: options.port });
   const { address, port } = app.server.address() as AddressInfo;
+  const metricsListener = ctx.metrics.listener
+    ? await startMetricsListener(ctx.metrics, ctx.metrics.listener, ctx.log).catch(async (error: unknown) => {
+        await app.close();
+        throw error;
+      })
+    : undefined;
   const stopMaintenance = startMaintenance(ctx);
   const worker = options.worker ? startWorker(ctx, createCarriers(ctx, options), options.worker) : undefined;
   let stopping: Promise<void> | undefined;
@@ -39,10 +48,16 @@ export async function startServer(
       stopMaintenance();
       await app.close();
       await worker?.stop();
+      // Open until the worker has stopped, so a last scrape still sees its final counts.
+      await metricsListener?.close();
       await ctx.close();
       ctx.log.info("server stopped");
     })();
     return stopping;
   };
-  return { url: `http://${address.includes(":") ? `[${address}]` : address}:${port}`, stop };
+  return {
+    url: `http://${address.includes(":") ? `[${address}]` : address}:${port}`,
+    metricsUrl: metricsListener?.url,
+    stop,
+  };
 }

@@ -48,21 +48,33 @@ describe("configuration from the environment", () => {
       SMPP_TM_ID: "1702000000000000001",
       SMPP_TPS: "200",
     });
-    expect(smpp).toEqual({
-      host: "smsc.example.in",
-      port: 3550,
-      tls: true,
-      systemId: "dakiya",
-      password: "p@ss:word",
-      systemType: "",
-      bindMode: "transmitter+receiver",
-      tps: 200,
-      window: 10,
-      tlv: { entityId: 0x1401, templateId: 0x1400, tm: 0x1402 },
-      tmId: "1702000000000000001",
-      source: { ton: 5, npi: 0 },
-      destination: { ton: 1, npi: 1 },
+    expect(smpp).toEqual([
+      {
+        name: "default",
+        priority: 1,
+        weight: 1,
+        smsc: "default",
+        host: "smsc.example.in",
+        port: 3550,
+        tls: true,
+        systemId: "dakiya",
+        password: "p@ss:word",
+        systemType: "",
+        bindMode: "transmitter+receiver",
+        tps: 200,
+        window: 10,
+        tlv: { entityId: 0x1401, templateId: 0x1400, tm: 0x1402 },
+        tmId: "1702000000000000001",
+        source: { ton: 5, npi: 0 },
+        destination: { ton: 1, npi: 1 },
+        submitTimeoutMs: 10_000,
+        windowWaitMs: 500,
+        breaker: { failures: 5, cooldownMs: 30_000 },
+      },
+    ]);
+    expect(loadConfig({ SMPP_URL: "smpp://a:b@10.0.0.5" }).smpp?.[0]).toMatchObject({
+      port: 2775,
+      tls: false,
     });
-    expect(loadConfig({ SMPP_URL: "smpp://a:b@10.0.0.5" }).smpp).toMatchObject({ port: 2775, tls: false });
   });
 });

@@ -132,7 +132,11 @@ describe("the error envelope for everything the framework rejects", () => {
       "not_found",
     );
     expectError(await app.inject({ method: "GET", url: "/v2/nothing-here" }), 404, "not_found");
-    expectError(await app.inject({ method: "DELETE", url: "/v2/balance", headers: auth }), 404, "not_found");
+    expectError(
+      await app.inject({ method: "DELETE", url: "/v2/balance/extra", headers: auth }),
+      404,
+      "not_found",
+    );
     expectError(await app.inject({ method: "GET", url: "/nope" }), 404, "not_found");
   });
 

@@ -102,6 +102,7 @@ describe("live SMS over SMPP to a loopback SMSC", () => {
     expect(ready.json()).toEqual({
       status: "ready",
       carriers: { "sms:smpp": { bound: true, window: 10, in_flight: 0 } },
+      routes: [{ name: "default", bound: true, window: 10, in_flight: 0, circuit: "closed" }],
     });
     await app.close();
   });

@@ -85,6 +85,14 @@ export interface LiveScenarioResult {
   timeline: Sample[];
   /** Unless --no-webhooks: the live endpoint's events (bench/webhooks.ts). */
   webhooks: WebhookFigures | null;
+  /** sms-live-routes: each route's SMSC and its share of the submits (scenarios/live-routes.ts). */
+  routes?: Array<{
+    name: string;
+    weight: number;
+    smsc_submits: number;
+    share_percent: number;
+    weight_share_percent: number;
+  }>;
 }
 
 /**

@@ -2,9 +2,10 @@ import { hash } from "@node-rs/argon2";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
-import { type DbOrTrx, ENVIRONMENTS } from "../db/schema.js";
+import { type DbOrTrx, ENVIRONMENTS, type Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
+import { formatInr } from "../money.js";
 
 export interface Account {
   id: string;
@@ -88,6 +89,37 @@ async function insertAccount(
       .execute();
   });
   return account;
+}
+
+/** An account as the operator's `account list` shows it: balances in INR, as `"0.0000"`. */
+export interface AccountSummary {
+  id: string;
+  email: string;
+  created_at: string;
+  balances: Record<Environment, string>;
+}
+
+/** Every account of the installation, oldest first, with its live and sandbox balances. */
+export async function listAccounts(db: DbOrTrx): Promise<AccountSummary[]> {
+  const [accounts, balances] = await Promise.all([
+    db
+      .selectFrom("accounts")
+      .select(["id", "email", "created_at"])
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute(),
+    db.selectFrom("balances").select(["account_id", "environment", "balance"]).execute(),
+  ]);
+  const byAccount = new Map<string, Record<Environment, string>>();
+  for (const row of balances) {
+    const own = byAccount.get(row.account_id) ?? { live: formatInr(0), sandbox: formatInr(0) };
+    own[row.environment] = formatInr(Number(row.balance));
+    byAccount.set(row.account_id, own);
+  }
+  return accounts.map((account) => ({
+    ...account,
+    balances: byAccount.get(account.id) ?? { live: formatInr(0), sandbox: formatInr(0) },
+  }));
 }
 
 /** Throws `not_found` (param `account`) unless an account with this id exists. */

@@ -60,13 +60,13 @@ export async function applyLedgerChange(
     })
   ).rows;
   if (!updated) {
-    const exists = await trx
+    const current = await trx
       .selectFrom("balances")
-      .select("account_id")
+      .select("balance")
       .where("account_id", "=", change.accountId)
       .where("environment", "=", change.environment)
       .executeTakeFirst();
-    if (!exists) throw new ApiError("not_found", `No account ${change.accountId}.`, "account");
+    if (!current) throw new ApiError("not_found", `No account ${change.accountId}.`, "account");
     if (change.amount > 0) {
       throw new ApiError(
         "invalid_request",
@@ -74,7 +74,11 @@ export async function applyLedgerChange(
         "amount",
       );
     }
-    throw new ApiError("insufficient_balance", `The ${change.environment} balance cannot pay for this.`);
+    // Only what the key may see anyway: its own environment's balance (GET /v2/balance) and this price.
+    throw new ApiError(
+      "insufficient_balance",
+      `The ${change.environment} balance is ₹${formatInr(Number(current.balance))} and this costs ₹${formatInr(-change.amount)}; add credits to send it.`,
+    );
   }
   const entry: LedgerEntry = {
     id: newId("led"),
@@ -168,4 +172,37 @@ export async function sumLedger(db: DbOrTrx, accountId: string, environment: Env
     .where("environment", "=", environment)
     .executeTakeFirstOrThrow();
   return Number(row.total);
+}
+
+/** A ledger entry as the operator's `balance` command shows it: signed amounts in INR. */
+export interface LedgerEntryView {
+  id: string;
+  amount: string;
+  balance_after: string;
+  reason: string;
+  reference: string | null;
+  created_at: string;
+}
+
+/** The `limit` latest entries of an account's ledger for one environment, newest first. */
+export async function latestLedgerEntries(
+  db: DbOrTrx,
+  accountId: string,
+  environment: Environment,
+  limit: number,
+): Promise<LedgerEntryView[]> {
+  const rows = await db
+    .selectFrom("ledger_entries")
+    .select(["id", "amount", "balance_after", "reason", "reference", "created_at"])
+    .where("account_id", "=", accountId)
+    .where("environment", "=", environment)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    amount: formatInr(Number(row.amount)),
+    balance_after: formatInr(Number(row.balance_after)),
+  }));
 }

@@ -19,8 +19,9 @@ export function balanceRoutes(app: App, ctx: AppContext): void {
     "/v2/balance",
     {
       schema: {
+        operationId: "getBalance",
         summary: "Balance of the key's environment",
-        tags: ["Account"],
+        tags: ["Balance"],
         security: [{ apiKey: [] }],
         response: { 200: BalanceResponse, 401: ErrorResponse },
       },

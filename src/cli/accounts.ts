@@ -1,9 +1,17 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { createAccount } from "../accounts/accounts.js";
-import { addCredits } from "../accounts/ledger.js";
+import {
+  type AccountSummary,
+  createAccount,
+  listAccounts,
+  requireAccountExists,
+} from "../accounts/accounts.js";
+import { addCredits, getBalance, type LedgerEntryView, latestLedgerEntries } from "../accounts/ledger.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
 import { formatInr, parseInr } from "../money.js";
-import { commandGroup, type OutputOptions, print, withContext } from "./run.js";
+import { commandGroup, type OutputOptions, parseNonNegativeInteger, print, withContext } from "./run.js";
+
+const DEFAULT_LEDGER_ENTRIES = 10;
+const MAX_LEDGER_ENTRIES = 1000;
 
 export function environmentOption(): Option {
   return new Option("--environment <environment>", "live or sandbox")
@@ -23,6 +31,52 @@ export function accountCommands(program: Command, output: () => OutputOptions): 
       print(output(), { id: created.id, email: created.email, created_at: created.createdAt }, [
         `Created account ${created.id} (${created.email}).`,
       ]);
+    });
+
+  account
+    .command("list")
+    .description("list every account, oldest first, with its live and sandbox balances")
+    .action(async () => {
+      const data = await withContext((ctx) => listAccounts(ctx.db));
+      print(output(), { data }, data.length === 0 ? ["No accounts."] : data.map(describeAccount));
+    });
+
+  program
+    .command("balance")
+    .description("show a balance and the latest entries of its ledger, newest first")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .addOption(environmentOption())
+    .option(
+      "--entries <n>",
+      `how many ledger entries to show, 0 to ${MAX_LEDGER_ENTRIES}`,
+      parseEntryCount,
+      DEFAULT_LEDGER_ENTRIES,
+    )
+    .action(async (opts: { account: string; environment: Environment; entries: number }) => {
+      const { balance, entries } = await withContext(async (ctx) => {
+        await requireAccountExists(ctx.db, opts.account);
+        return {
+          balance: await getBalance(ctx.db, opts.account, opts.environment),
+          entries: await latestLedgerEntries(ctx.db, opts.account, opts.environment, opts.entries),
+        };
+      });
+      const shown = formatInr(balance);
+      const lines = [`The ${opts.environment} balance of ${opts.account} is ₹${shown}.`];
+      if (opts.entries > 0) {
+        lines.push(entries.length === 0 ? "No ledger entries." : "Latest ledger entries:");
+        lines.push(...entries.map(describeLedgerEntry));
+      }
+      print(
+        output(),
+        {
+          account: opts.account,
+          environment: opts.environment,
+          balance: shown,
+          currency: "INR",
+          ledger: entries,
+        },
+        lines,
+      );
     });
 
   const credits = commandGroup(program, "credits", "manage prepaid credits");
@@ -68,4 +122,23 @@ function parseAmount(value: string): number {
     throw new InvalidArgumentError("must be a positive amount in INR with at most 4 decimals, e.g. 100.00.");
   }
   return units;
+}
+
+function parseEntryCount(value: string): number {
+  const count = parseNonNegativeInteger(value);
+  if (count > MAX_LEDGER_ENTRIES) throw new InvalidArgumentError(`must be at most ${MAX_LEDGER_ENTRIES}.`);
+  return count;
+}
+
+function describeAccount(account: AccountSummary): string {
+  return (
+    `${account.id} ${account.email} created ${account.created_at} ` +
+    `live ₹${account.balances.live} sandbox ₹${account.balances.sandbox}`
+  );
+}
+
+function describeLedgerEntry(entry: LedgerEntryView): string {
+  const amount = entry.amount.startsWith("-") ? `-₹${entry.amount.slice(1)}` : `+₹${entry.amount}`;
+  const reference = entry.reference === null ? "" : ` ${entry.reference}`;
+  return `${entry.created_at} ${amount} ${entry.reason}${reference} → ₹${entry.balance_after}`;
 }

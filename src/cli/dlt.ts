@@ -11,6 +11,8 @@ import {
   setTemplateStatus,
   type Template,
 } from "../dlt/registry.js";
+import { removeTemplate, type TemplateChanges, updateTemplate } from "../dlt/template-edits.js";
+import { ConfigError } from "../errors.js";
 import { commandGroup, type OutputOptions, print, withContext } from "./run.js";
 
 export function dltCommands(program: Command, output: () => OutputOptions): void {
@@ -85,6 +87,46 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
     .action(async (opts: { account: string }) => {
       const data = await withContext((ctx) => listTemplates(ctx, opts.account));
       print(output(), { data }, data.length === 0 ? ["No templates."] : data.map(describeTemplate));
+    });
+
+  template
+    .command("update")
+    .description(
+      "correct a template: each value given is checked as on add; messages already sent keep their text",
+    )
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .requiredOption("--template-id <digits>", "DLT content template id")
+    .option("--content <text>", "the approved text; bare {#var#} placeholders become {#var1#}, …")
+    .option("--senders <headers>", "comma-separated registered headers; replaces the list", parseList)
+    .option("--name <name>", "a name to tell templates apart")
+    .option("--entity-id <digits>", "DLT principal entity (PE) id")
+    .addOption(new Option("--category <category>", "the DLT category").choices(TEMPLATE_CATEGORIES))
+    .action(
+      async ({
+        account,
+        templateId,
+        ...changes
+      }: TemplateChanges & { account: string; templateId: string }) => {
+        if (Object.values(changes).every((value) => value === undefined)) {
+          throw new ConfigError(
+            "template update: nothing to change; give --content, --senders, --name, --entity-id or --category.",
+          );
+        }
+        const updated = await withContext((ctx) => updateTemplate(ctx, account, templateId, changes));
+        print(output(), updated, [`Updated ${describeTemplate(updated)}`]);
+      },
+    );
+
+  template
+    .command("remove")
+    .description(
+      "delete a template (later sends get unknown_template; queued messages still go out); refused while OTP settings use it",
+    )
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .requiredOption("--template-id <digits>", "DLT content template id")
+    .action(async (opts: { account: string; templateId: string }) => {
+      const removed = await withContext((ctx) => removeTemplate(ctx, opts.account, opts.templateId));
+      print(output(), removed, [`Removed template ${removed.template_id}.`]);
     });
 
   for (const [command, status, what] of [

@@ -1,9 +1,10 @@
 import { type Command, InvalidArgumentError } from "commander";
 import pino from "pino";
 import { loadConfig } from "../config.js";
-import { type AppContext, createContext } from "../context.js";
+import type { AppContext } from "../context.js";
 import { ConfigError } from "../errors.js";
 import { createLogger } from "../logger.js";
+import { openContext } from "./startup-errors.js";
 
 export interface OutputOptions {
   json?: boolean;
@@ -14,7 +15,8 @@ export async function withContext<T>(work: (ctx: AppContext) => Promise<T>): Pro
   const config = loadConfig();
   // stdout belongs to the command's output; logs go to stderr, and only warnings.
   const log = createLogger(config.logLevel === "info" ? "warn" : config.logLevel, pino.destination(2));
-  const ctx = await createContext(config, { log });
+  // A command serves no metrics, so it loads no metrics library either.
+  const ctx = await openContext(config, { log, metrics: false });
   try {
     return await work(ctx);
   } finally {
@@ -34,7 +36,8 @@ export function parseNonNegativeInteger(value: string): number {
 
 /** A command that only groups subcommands: called bare or with an unknown one, it says which exist. */
 export function commandGroup(parent: Command, name: string, description: string): Command {
-  const group = parent.command(name).description(description);
+  // The usage is set by hand: commander would list the argument after its own "[command]".
+  const group = parent.command(name).description(description).usage("<command> [options]");
   group.argument("[command]").action((command: string | undefined) => {
     const known = group.commands.map((c) => c.name()).join(", ");
     const problem = command ? `unknown command "${command}"` : "a command is needed";

@@ -1,9 +1,10 @@
 import type { Command } from "commander";
 import { loadConfig } from "../config.js";
-import { type AppContext, createContext } from "../context.js";
+import type { AppContext } from "../context.js";
 import { openDatabase } from "../db/database.js";
 import { migrateToLatest } from "../db/migrate.js";
 import { type OutputOptions, print } from "./run.js";
+import { explainDatabaseError, explainListenError, listenersOf, openContext } from "./startup-errors.js";
 
 // The server, the worker and the carriers are loaded only by the commands that run them, so the
 // operator's other commands start in about half the time.
@@ -20,11 +21,15 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
         import("../server.js"),
       ]);
       const config = loadConfig();
-      const ctx = await createContext(config);
+      const ctx = await openContext(config);
       const app = await buildApp(ctx);
       const server = await startServer(app, ctx, {
         ...config,
         worker: options.worker ? config.worker : undefined,
+      }).catch(async (error: unknown) => {
+        await app.close();
+        await ctx.close();
+        throw explainListenError(error, listenersOf(config));
       });
       stopOnSignal(ctx, "shutting down: finishing in-flight requests and deliveries", server.stop);
     });
@@ -33,15 +38,26 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
     .command("worker")
     .description("run only the delivery worker (serve runs one too); any number may share a PostgreSQL")
     .action(async () => {
-      const [{ createCarriers }, { startWorker }] = await Promise.all([
+      const [{ createCarriers }, { startWorker }, { startMetricsListener }] = await Promise.all([
         import("../delivery/carriers/wiring.js"),
         import("../delivery/worker.js"),
+        import("../metrics/listener.js"),
       ]);
       const config = loadConfig();
-      const ctx = await createContext(config);
+      const ctx = await openContext(config);
+      // A worker has no HTTP port: it serves /metrics only on a listener of its own (METRICS_PORT).
+      const metrics = ctx.metrics.listener
+        ? await startMetricsListener(ctx.metrics, ctx.metrics.listener, ctx.log).catch(
+            async (error: unknown) => {
+              await ctx.close();
+              throw explainListenError(error, listenersOf(config).slice(1));
+            },
+          )
+        : undefined;
       const worker = startWorker(ctx, createCarriers(ctx, config), config.worker);
       stopOnSignal(ctx, "shutting down: finishing the messages in hand", async () => {
         await worker.stop();
+        await metrics?.close();
         await ctx.close();
       });
     });
@@ -50,8 +66,13 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
     .command("migrate")
     .description("bring the database schema up to date (serve also does this on start)")
     .action(async () => {
-      const { db } = openDatabase(loadConfig().databaseUrl);
-      const ran = await migrateToLatest(db).finally(() => db.destroy());
+      const { databaseUrl } = loadConfig();
+      const { db } = openDatabase(databaseUrl);
+      const ran = await migrateToLatest(db)
+        .catch((error: unknown) => {
+          throw explainDatabaseError(error, databaseUrl);
+        })
+        .finally(() => db.destroy());
       const applied = ran.length === 0 ? "nothing to apply" : `applied ${ran.join(", ")}`;
       print(output(), { migrated: true, ran }, [`Database schema is up to date (${applied}).`]);
     });

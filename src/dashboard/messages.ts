@@ -1,13 +1,16 @@
 import type { AppContext } from "../context.js";
 import type { Channel, Environment, MessageStatus } from "../db/schema.js";
 import { ApiError } from "../errors.js";
+import { parseInr } from "../money.js";
 import { listMessagesPage } from "../sms/list.js";
 import { getMessage, type MessageView } from "../sms/messages.js";
+import type { NumberFilter } from "./number-filter.js";
 
 export interface MessageFilter {
   status?: MessageStatus | undefined;
   channel?: Channel | undefined;
-  to?: string | undefined;
+  /** One number, or the last digits of numbers (parseNumberFilter). */
+  to?: NumberFilter | undefined;
   /** The id of the last message of the previous page. */
   before?: string | undefined;
   limit: number;
@@ -18,15 +21,41 @@ export interface StatusChange {
   at: string;
 }
 
+/** A charge given back: `amount` as an INR string, at the time the message failed. */
+export interface Refund {
+  amount: string;
+  refunded_at: string;
+}
+
+/** A message as the dashboard shows it: the API's view, with the refund of its charge, if any. */
+export type DashboardMessage = MessageView & { refund: Refund | null };
+
+/**
+ * Only a message no carrier ever accepted fails, and the transaction that fails it gives its
+ * whole charge back through the ledger (`<channel>_refund`, referencing the message; see
+ * failMessage in delivery/status.ts). So a failed message with a cost was refunded that cost,
+ * when it failed, and no other message was.
+ */
+export function withRefund(message: MessageView): DashboardMessage {
+  const charged = (parseInr(message.cost) ?? 0) > 0;
+  const refund =
+    message.status === "failed" && charged && message.failed_at !== null
+      ? { amount: message.cost, refunded_at: message.failed_at }
+      : null;
+  return { ...message, refund };
+}
+
 /** One page of an environment's messages, newest first: the public list, with a channel filter. */
 export async function listMessages(
   ctx: AppContext,
   scope: { accountId: string; environment: Environment },
   filter: MessageFilter,
-): Promise<{ data: MessageView[]; has_more: boolean }> {
-  const { before, ...rest } = filter;
+): Promise<{ data: DashboardMessage[]; has_more: boolean }> {
+  const { before, to, ...rest } = filter;
+  const number = to === undefined ? {} : "exact" in to ? { to: to.exact } : { to_suffix: to.suffix };
   try {
-    return await listMessagesPage(ctx, scope, { ...rest, starting_after: before });
+    const page = await listMessagesPage(ctx, scope, { ...rest, ...number, starting_after: before });
+    return { data: page.data.map(withRefund), has_more: page.has_more };
   } catch (error) {
     if (error instanceof ApiError && error.param === "starting_after") {
       throw new ApiError("invalid_request", `No message ${before} to page from.`, "before");
@@ -40,7 +69,7 @@ export async function getMessageDetail(
   ctx: AppContext,
   scope: { accountId: string; environment: Environment },
   id: string,
-): Promise<MessageView & { history: StatusChange[]; attempts: number }> {
+): Promise<DashboardMessage & { history: StatusChange[]; attempts: number }> {
   const message = await getMessage(ctx, scope, id);
   const row = await ctx.db
     .selectFrom("messages")
@@ -58,5 +87,5 @@ export async function getMessageDetail(
     .filter((move): move is [MessageStatus, string] => move[1] !== null)
     .map(([status, at]) => ({ status, at }))
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  return { ...message, history, attempts: Number(row.attempts) };
+  return { ...withRefund(message), history, attempts: Number(row.attempts) };
 }

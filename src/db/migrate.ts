@@ -7,6 +7,7 @@ import * as otpSendCounters from "./migrations/2026-11-22T0005-otp-send-counters
 import * as rateLimits from "./migrations/2026-11-23T0006-rate-limits.js";
 import * as events from "./migrations/2026-11-23T0007-events.js";
 import * as webhooks from "./migrations/2026-11-23T0008-webhooks.js";
+import * as messageRoutes from "./migrations/2026-11-23T0009-message-routes.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-23T0006-rate-limits": rateLimits,
   "2026-11-23T0007-events": events,
   "2026-11-23T0008-webhooks": webhooks,
+  "2026-11-23T0009-message-routes": messageRoutes,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -134,6 +134,8 @@ export interface MessagesTable {
   error_message: string | null;
   /** The carrier that accepted (or last tried) the message. */
   carrier: string | null;
+  /** The carrier route that accepted the message (SMS over SMPP); null for the others. */
+  route: string | null;
   attempts: number;
   /** Queue: when a queued message may next be tried. */
   next_attempt_at: Timestamp | null;
@@ -153,6 +155,7 @@ export interface MessagesTable {
 export type PartStatus = "submitted" | "delivered" | "undelivered";
 
 export interface CarrierMessagesTable {
+  /** What receipts come back under: the carrier's name, or `smpp:<smsc>` for an SMPP route's account. */
   carrier: string;
   carrier_message_id: string;
   message_id: string;
@@ -208,7 +211,10 @@ export interface OtpsTable {
   sends: number;
   channel: Channel;
   fallback_channel: Channel | null;
-  /** When the fallback goes out unless the first channel reported delivery; null once settled. */
+  /**
+   * When the fallback channel, or a live SMS's second route, is tried unless the first send
+   * reported delivery; null once settled.
+   */
   fallback_due_at: Timestamp | null;
   /** 1 for a test number with a fixed code: nothing is delivered or charged. */
   is_test: number;
@@ -224,6 +230,8 @@ export interface OtpDeliveriesTable {
   message_id: string;
   channel: Channel;
   is_fallback: number;
+  /** Set on the same SMS sent again on another route: the message it repeats (free of charge). */
+  rerouted_from: string | null;
   created_at: Timestamp;
 }
 

@@ -25,6 +25,8 @@ export interface OutboundMessage {
   segments: number;
   /** Set on OTP messages. */
   otp?: OtpDetails;
+  /** Routes the message must not go out on (an OTP sent again on another route). */
+  avoidRoutes?: string[];
 }
 
 /** A delivery report from the network for one accepted part. */
@@ -34,6 +36,16 @@ export interface Receipt {
   state: "delivered" | "undelivered";
   errorCode?: string;
   errorMessage?: string;
+}
+
+/** The route of a routed carrier that accepted a message. */
+export interface AcceptingRoute {
+  name: string;
+  /**
+   * The `Receipt.carrier` the message's receipts come back under: a routed carrier's ids are
+   * unique per SMSC account only, so its parts are stored and matched per account.
+   */
+  receiptCarrier: string;
 }
 
 /** What the sandbox inbox shows of one sandbox delivery (API.md §7). */
@@ -52,7 +64,14 @@ export type SendResult =
    * acceptance; `inbox` is the sandbox inbox entry the acceptance produces. Both are recorded in
    * the transaction that records the acceptance.
    */
-  | { outcome: "accepted"; carrierMessageIds: string[]; receipts?: Receipt[]; inbox?: SandboxInboxEntry }
+  | {
+      outcome: "accepted";
+      carrierMessageIds: string[];
+      receipts?: Receipt[];
+      inbox?: SandboxInboxEntry;
+      /** The route that took it, for carriers that send over routes (SMPP). */
+      route?: AcceptingRoute;
+    }
   /** Try again later (throttled, queue full, connection down). */
   | { outcome: "retryable"; errorCode: string; errorMessage: string; retryAfterSeconds?: number }
   /** Never going to be accepted: the message fails and its charge is refunded. */

@@ -5,7 +5,7 @@ import type { AppContext } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { recordMessageEvent } from "../events/emit.js";
 import { addToSandboxInbox } from "../sandbox/inbox.js";
-import type { Receipt, SandboxInboxEntry } from "./carrier.js";
+import type { AcceptingRoute, Receipt, SandboxInboxEntry } from "./carrier.js";
 
 /** The claim a worker holds on a message while it delivers it. */
 export interface Lease {
@@ -25,6 +25,7 @@ export async function markSubmitted(
   carrierMessageIds: string[],
   receipts: Receipt[] = [],
   inbox?: SandboxInboxEntry,
+  route?: AcceptingRoute,
 ): Promise<boolean> {
   const now = isoNow(ctx.clock);
   return ctx.db.transaction().execute(async (trx) => {
@@ -33,6 +34,7 @@ export async function markSubmitted(
       .set((eb) => ({
         status: "submitted",
         carrier,
+        route: route?.name ?? null,
         sealed: null,
         submitted_at: now,
         updated_at: now,
@@ -54,7 +56,7 @@ export async function markSubmitted(
         .insertInto("carrier_messages")
         .values(
           carrierMessageIds.map((carrierMessageId, index) => ({
-            carrier,
+            carrier: route?.receiptCarrier ?? carrier,
             carrier_message_id: carrierMessageId,
             message_id: lease.messageId,
             part: index + 1,

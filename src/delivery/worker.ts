@@ -91,7 +91,7 @@ export function startWorker(
   const fallbackTimer = setInterval(
     () => {
       fallbacks = fallbacks
-        .then(() => sendDueFallbacks(ctx))
+        .then(() => sendDueFallbacks(ctx, { smsRoutes: () => carriers.live.sms?.routes?.() ?? [] }))
         .catch((error: unknown) => ctx.log.error({ err: error, worker: id }, "sending OTP fallbacks failed"));
     },
     Math.min(1_000, settings.pollIntervalMs * 4),
@@ -131,7 +131,24 @@ async function deliver(
 ): Promise<void> {
   const lease: Lease = { messageId: row.id, owner };
   const carrier = carrierFor(carriers, row);
-  const outbound = toOutbound(ctx, row);
+  let outbound: OutboundMessage;
+  try {
+    outbound = toOutbound(ctx, row);
+  } catch {
+    // Sealed under another server secret (DAKIYA_SECRET changed while it was queued): it can
+    // never be read, so it fails, refunded, rather than being tried again forever.
+    ctx.log.error({ message_id: row.id }, "a queued OTP message cannot be unsealed: failed and refunded");
+    await failMessage(
+      ctx,
+      row.id,
+      {
+        code: "otp_unreadable",
+        message: "The passcode could not be read: the server secret changed after it was queued.",
+      },
+      owner,
+    );
+    return;
+  }
   if (
     outbound.otp &&
     Date.parse(row.created_at) + outbound.otp.expirySeconds * 1000 <= ctx.clock.now().getTime()
@@ -162,8 +179,8 @@ async function deliver(
 
   if (result.outcome === "accepted") {
     if (!carrier) return;
-    const { carrierMessageIds, receipts, inbox } = result;
-    const recorded = await markSubmitted(ctx, lease, carrier.name, carrierMessageIds, receipts, inbox);
+    const { carrierMessageIds, receipts, inbox, route } = result;
+    const recorded = await markSubmitted(ctx, lease, carrier.name, carrierMessageIds, receipts, inbox, route);
     if (!recorded)
       ctx.log.warn({ message_id: row.id }, "message accepted by the carrier after its lease was lost");
     return;
@@ -189,9 +206,7 @@ export function backoffSeconds(attempts: number, atLeast = 0): number {
 
 function toOutbound(ctx: AppContext, row: MessagesTable): OutboundMessage {
   // An OTP message's real text and code travel sealed; the stored text has the code masked.
-  const sealed = row.sealed
-    ? (JSON.parse(unseal(ctx.secret, row.sealed)) as { text: string; otp: OtpDetails })
-    : undefined;
+  const sealed = row.sealed ? (JSON.parse(unseal(ctx.secret, row.sealed)) as SealedDelivery) : undefined;
   return {
     id: row.id,
     accountId: row.account_id,
@@ -205,5 +220,14 @@ function toOutbound(ctx: AppContext, row: MessagesTable): OutboundMessage {
     encoding: row.encoding,
     segments: row.segments,
     ...(sealed ? { otp: sealed.otp } : {}),
+    ...(sealed?.avoidRoutes ? { avoidRoutes: sealed.avoidRoutes } : {}),
   };
+}
+
+/** What an OTP message carries sealed while it is queued (src/otp/deliveries.ts). */
+interface SealedDelivery {
+  text: string;
+  otp: OtpDetails;
+  /** An OTP sent again on another route: the routes it went out on before. */
+  avoidRoutes?: string[];
 }

@@ -134,33 +134,8 @@ export async function removeSender(
 export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<Template> {
   const templateId = requireDltId(input.templateId, "template_id");
   const entityId = requireDltId(input.entityId, "entity_id");
-  const name = input.name.trim();
-  if (name.length < 1 || name.length > MAX_TEMPLATE_NAME_LENGTH) {
-    throw new ApiError(
-      "invalid_request",
-      `name must be 1 to ${MAX_TEMPLATE_NAME_LENGTH} characters.`,
-      "name",
-    );
-  }
-  if (!TEMPLATE_CATEGORIES.includes(input.category)) {
-    throw new ApiError(
-      "invalid_request",
-      `category must be one of ${TEMPLATE_CATEGORIES.join(", ")}.`,
-      "category",
-    );
-  }
-  const senders = [...new Set(input.senders.map(normaliseHeader).filter((s) => s !== ""))];
-  if (senders.length === 0) {
-    throw new ApiError("invalid_request", "a template needs at least one sender.", "senders");
-  }
-  const promotional = input.category === "promotional";
-  const misfit = senders.find((s) => !(promotional ? DIGIT_HEADER : LETTER_HEADER).test(s));
-  if (misfit !== undefined) {
-    const rule = promotional
-      ? "promotional templates go out under 6-digit headers"
-      : `${input.category} templates go out under 6-letter headers`;
-    throw new ApiError("invalid_request", `sender ${misfit} does not fit: ${rule}.`, "senders");
-  }
+  const name = requireTemplateName(input.name);
+  const senders = requireTemplateSenders(input.category, input.senders);
   const { content, placeholders } = parseTemplateContent(input.content);
 
   const now = isoNow(ctx.clock);
@@ -180,23 +155,7 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
   };
   await ctx.db.transaction().execute(async (trx) => {
     await requireAccountExists(trx, input.accountId);
-    const registered = await trx
-      .selectFrom("senders")
-      .select("sender")
-      .where("account_id", "=", input.accountId)
-      .where("sender", "in", senders)
-      .execute();
-    const known = new Set(registered.map((r) => r.sender));
-    const unknown = senders.filter((s) => !known.has(s));
-    if (unknown.length > 0) {
-      throw new ApiError(
-        "invalid_request",
-        unknown.length === 1
-          ? `sender ${unknown[0]} is not registered for this account: add it first.`
-          : `senders ${unknown.join(", ")} are not registered for this account: add them first.`,
-        "senders",
-      );
-    }
+    await requireRegisteredSenders(trx, input.accountId, senders);
     const inserted = await trx
       .insertInto("templates")
       .values(row)
@@ -212,6 +171,71 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
     }
   });
   return toTemplate(row);
+}
+
+/** A template's name, trimmed; `invalid_request` (param `name`) unless 1 to 100 characters. */
+export function requireTemplateName(raw: string): string {
+  const name = raw.trim();
+  if (name.length < 1 || name.length > MAX_TEMPLATE_NAME_LENGTH) {
+    throw new ApiError(
+      "invalid_request",
+      `name must be 1 to ${MAX_TEMPLATE_NAME_LENGTH} characters.`,
+      "name",
+    );
+  }
+  return name;
+}
+
+/**
+ * A template's senders, upper-cased and without repeats, checked against its category: 6 letters
+ * for transactional and service templates, 6 digits for promotional ones.
+ */
+export function requireTemplateSenders(category: TemplateCategory, raw: readonly string[]): string[] {
+  if (!TEMPLATE_CATEGORIES.includes(category)) {
+    throw new ApiError(
+      "invalid_request",
+      `category must be one of ${TEMPLATE_CATEGORIES.join(", ")}.`,
+      "category",
+    );
+  }
+  const senders = [...new Set(raw.map(normaliseHeader).filter((s) => s !== ""))];
+  if (senders.length === 0) {
+    throw new ApiError("invalid_request", "a template needs at least one sender.", "senders");
+  }
+  const promotional = category === "promotional";
+  const misfit = senders.find((s) => !(promotional ? DIGIT_HEADER : LETTER_HEADER).test(s));
+  if (misfit !== undefined) {
+    const rule = promotional
+      ? "promotional templates go out under 6-digit headers"
+      : `${category} templates go out under 6-letter headers`;
+    throw new ApiError("invalid_request", `sender ${misfit} does not fit: ${rule}.`, "senders");
+  }
+  return senders;
+}
+
+/** `invalid_request` (param `senders`) unless every one of `senders` is registered for the account. */
+export async function requireRegisteredSenders(
+  db: DbOrTrx,
+  accountId: string,
+  senders: readonly string[],
+): Promise<void> {
+  const registered = await db
+    .selectFrom("senders")
+    .select("sender")
+    .where("account_id", "=", accountId)
+    .where("sender", "in", senders)
+    .execute();
+  const known = new Set(registered.map((r) => r.sender));
+  const unknown = senders.filter((s) => !known.has(s));
+  if (unknown.length > 0) {
+    throw new ApiError(
+      "invalid_request",
+      unknown.length === 1
+        ? `sender ${unknown[0]} is not registered for this account: add it first.`
+        : `senders ${unknown.join(", ")} are not registered for this account: add them first.`,
+      "senders",
+    );
+  }
 }
 
 /** The account's templates as shown to people: each lists only its senders still registered. */
@@ -319,12 +343,12 @@ export async function findSenders(
   return new Set(rows.map((row) => row.sender));
 }
 
-async function registeredSenders(db: DbOrTrx, accountId: string): Promise<Set<string>> {
+export async function registeredSenders(db: DbOrTrx, accountId: string): Promise<Set<string>> {
   const rows = await db.selectFrom("senders").select("sender").where("account_id", "=", accountId).execute();
   return new Set(rows.map((row) => row.sender));
 }
 
-function withRegisteredSenders(template: Template, registered: Set<string>): Template {
+export function withRegisteredSenders(template: Template, registered: Set<string>): Template {
   return { ...template, senders: template.senders.filter((s) => registered.has(s)) };
 }
 
@@ -344,11 +368,11 @@ export function toTemplate(row: TemplatesTable): Template {
   };
 }
 
-function normaliseHeader(sender: string): string {
+export function normaliseHeader(sender: string): string {
   return sender.trim().toUpperCase();
 }
 
-function requireDltId(value: string, param: "template_id" | "entity_id"): string {
+export function requireDltId(value: string, param: "template_id" | "entity_id"): string {
   const id = value.trim();
   if (!DLT_ID.test(id)) {
     throw new ApiError("invalid_request", `${param} must be a DLT id: 1 to 30 digits.`, param);

@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import { isoNow } from "../clock.js";
 import type { Database, MessagesTable, OtpsTable } from "../db/schema.js";
+import type { FinalStatus, Metrics } from "../metrics/metrics.js";
 import { type OtpRow, otpViews } from "../otp/view.js";
 import { toMessageView } from "../sms/messages.js";
 import { type EventWriter, recordEvent } from "./outbox.js";
@@ -11,10 +12,19 @@ export type OtpEventType = "otp.sent" | "otp.verified" | "otp.failed";
 /** Why an OTP ended unverified, as `otp.failed` carries it in `data.reason`. */
 export type OtpFailureReason = "expired" | "max_attempts_reached";
 
-/** A message's status change, with the message as `GET /v2/sms/{id}` shows it after the change. */
+const FINAL_STATUS_OF: Partial<Record<MessageEventType, FinalStatus>> = {
+  "sms.delivered": "delivered",
+  "sms.undelivered": "undelivered",
+  "sms.failed": "failed",
+};
+
+/**
+ * A message's status change, with the message as `GET /v2/sms/{id}` shows it after the change.
+ * Every change of a message to a final status comes through here, so it is counted here too.
+ */
 export async function recordMessageEvent(
   trx: Transaction<Database>,
-  writer: EventWriter,
+  writer: EventWriter & { metrics: Metrics },
   type: MessageEventType,
   row: MessagesTable,
   carrierMessageIds: string[],
@@ -25,6 +35,8 @@ export async function recordMessageEvent(
     type,
     data: toMessageView(row, carrierMessageIds),
   });
+  const finalStatus = FINAL_STATUS_OF[type];
+  if (finalStatus) writer.metrics.messageFinished(row.channel, row.environment, finalStatus);
 }
 
 /**

@@ -1,11 +1,14 @@
 import { Type } from "typebox";
 import type { AppContext } from "../context.js";
-import { ErrorResponse } from "../http/schemas.js";
+import { ErrorResponse, errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { listEvents } from "./feed.js";
 import { EVENT_TYPES } from "./outbox.js";
 
-const EventTypeSchema = Type.Enum(EVENT_TYPES, { description: "An event type, e.g. sms.delivered" });
+const EventTypeSchema = Type.Enum(EVENT_TYPES, {
+  description: "An event type, e.g. sms.delivered",
+  examples: ["sms.delivered"],
+});
 
 export const EventResponse = Type.Object({
   id: Type.String({ examples: ["evt_3kTz0aQ1vX9bWm2LcYp7RdN5"] }),
@@ -27,6 +30,7 @@ export function eventRoutes(app: App, ctx: AppContext): void {
     "/v2/events",
     {
       schema: {
+        operationId: "listEvents",
         summary: "Events, oldest first after a cursor",
         description:
           "Every status change of this environment's messages and OTPs, kept 30 days. Page with `after` set to the last event id read: each event is listed exactly once, even while new ones are being written.",
@@ -45,7 +49,7 @@ export function eventRoutes(app: App, ctx: AppContext): void {
         response: {
           200: Type.Object({ data: Type.Array(EventResponse), has_more: Type.Boolean() }),
           400: ErrorResponse,
-          404: ErrorResponse,
+          404: errorResponse(["not_found"]),
         },
       },
     },

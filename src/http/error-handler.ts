@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, type ErrorCode } from "../errors.js";
+import { RouteMethods } from "./route-methods.js";
 import type { App } from "./types.js";
+import { type AjvIssue, describeAllowed } from "./validation-messages.js";
 import type { PageFallback } from "./web.js";
 
 interface ErrorBody {
@@ -23,24 +25,38 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 }
 
 /**
- * Turns everything Fastify or a route can throw into the error envelope of API.md §2. An unknown
- * address is a 404 unless `pageFallback` answers it (with the dashboard's page).
+ * Turns everything Fastify or a route can throw into the error envelope of API.md §2. A known
+ * path with another method is a 405 with `Allow` (an OPTIONS request: 204 with `Allow`). An
+ * unknown address is a 404 unless `pageFallback` answers it (with the dashboard's page). Call it
+ * before the routes are added: it collects their methods as they come.
  */
 export function registerErrorHandling(app: App, pageFallback: PageFallback = () => undefined): void {
+  const routeMethods = RouteMethods.collect(app);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request);
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
     return sendError(request, reply, apiError);
   });
-  app.setNotFoundHandler(
-    (request, reply) =>
-      pageFallback(request, reply) ??
-      sendError(
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const allowed = routeMethods.allowed(path);
+    if (allowed.length > 0) {
+      reply.header("Allow", allowed.join(", "));
+      if (request.method === "OPTIONS") return reply.code(204).send();
+      return sendError(
         request,
         reply,
-        new ApiError("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`),
-      ),
-  );
+        new ApiError(
+          "method_not_allowed",
+          `${request.method} is not allowed on ${path}; it takes ${allowed.join(", ")}.`,
+        ),
+      );
+    }
+    return (
+      pageFallback(request, reply) ??
+      sendError(request, reply, new ApiError("not_found", `No route ${request.method} ${path}.`))
+    );
+  });
 }
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
@@ -75,13 +91,6 @@ function bodyLimitText(request: FastifyRequest): string {
   return `${bytes} bytes`;
 }
 
-interface AjvIssue {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
 function validationError(error: FastifyError): ApiError {
   const issue = error.validation?.[0] as AjvIssue | undefined;
   if (!issue) return new ApiError("invalid_request", "The request is invalid.");
@@ -95,9 +104,10 @@ function validationError(error: FastifyError): ApiError {
     return new ApiError("invalid_request", `${param} is not a known field.`, param);
   }
   const param = path.join(".");
+  const problem = describeAllowed(error.validation as AjvIssue[], issue) ?? issue.message ?? "is invalid";
   if (param === "")
-    return new ApiError("invalid_request", `The ${error.validationContext ?? "request"} ${issue.message}.`);
-  return new ApiError("invalid_request", `${param} ${issue.message ?? "is invalid"}.`, param);
+    return new ApiError("invalid_request", `The ${error.validationContext ?? "request"} ${problem}.`);
+  return new ApiError("invalid_request", `${param} ${problem}.`, param);
 }
 
 function decodePointer(segment: string): string {

@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
 import type { AuthenticatedKey } from "../keys/authenticate.js";
 import { keyRate, takeRequest } from "../keys/rate-limit.js";
-import { ErrorResponse } from "./schemas.js";
+import { errorResponse } from "./schemas.js";
 import type { App } from "./types.js";
 
 /**
@@ -39,7 +39,7 @@ const RATE_LIMIT_HEADERS = {
 };
 
 const RATE_LIMITED = {
-  ...ErrorResponse,
+  ...errorResponse(["rate_limited"]),
   description: "rate_limited: over the API key's request limit or an account's cap (see docs/rate-limits.md)",
   headers: {
     ...RATE_LIMIT_HEADERS,

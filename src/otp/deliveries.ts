@@ -106,6 +106,8 @@ export function otpDeliveryMessage(
   setup: ChannelSetup,
   code: string,
   settings: OtpSettings,
+  /** Routes the message must not go out on: an SMS sent again on another route (src/otp/reroute.ts). */
+  avoidRoutes?: string[],
 ): MessagesTable {
   const text = otpText(setup, code, settings);
   const { encoding, segments } = analyseSms(text);
@@ -129,7 +131,7 @@ export function otpDeliveryMessage(
     encoding,
     segments,
     cost: priceOf(ctx.prices, setup.channel, setup.channel === "sms" ? segments : 1),
-    sealed: seal(ctx.secret, JSON.stringify({ text, otp: details })),
+    sealed: seal(ctx.secret, JSON.stringify({ text, otp: details, ...(avoidRoutes ? { avoidRoutes } : {}) })),
   });
 }
 
@@ -143,6 +145,7 @@ export function otpDeliveryRow(
     message_id: message.id,
     channel: message.channel,
     is_fallback: isFallback ? 1 : 0,
+    rerouted_from: null,
     created_at: message.created_at,
   };
 }

@@ -1,16 +1,24 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import type { RouteState } from "../delivery/carrier-meter.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
 import { unseal } from "./codes.js";
 import { queueOtpDelivery, requireChannel } from "./deliveries.js";
+import { firstDelivery, rerouteOtpSms, shouldReroute } from "./reroute.js";
 import { getOtpSettings } from "./settings.js";
 
 /**
- * Sends the fallback of every pending OTP whose first channel has not reported delivery by its
- * deadline: the same code, once, charged like any send. Returns how many went out.
+ * At each pending OTP's deadline, unless its first send reported delivery: a live SMS that went
+ * out on one route goes out again on another, free (docs/routes.md), and the channel fallback
+ * waits one more deadline for it; otherwise the fallback channel gets the same code, once,
+ * charged like any send. `smsRoutes` are the SMS carrier's routes now. Returns how many went out.
  */
-export async function sendDueFallbacks(ctx: AppContext, limit = 50): Promise<number> {
+export async function sendDueFallbacks(
+  ctx: AppContext,
+  options: { smsRoutes?: () => RouteState[] } = {},
+  limit = 50,
+): Promise<number> {
   const now = isoNow(ctx.clock);
   const due = await ctx.db
     .selectFrom("otps")
@@ -29,17 +37,24 @@ export async function sendDueFallbacks(ctx: AppContext, limit = 50): Promise<num
       .where("id", "=", otp.id)
       .where("fallback_due_at", "=", otp.fallback_due_at)
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1 || !otp.fallback_channel || !otp.code_sealed) continue;
-    const first = await ctx.db
-      .selectFrom("otp_deliveries")
-      .innerJoin("messages", "messages.id", "otp_deliveries.message_id")
-      .select("messages.status")
-      .where("otp_deliveries.otp_id", "=", otp.id)
-      .where("otp_deliveries.is_fallback", "=", 0)
-      .orderBy("otp_deliveries.created_at", "desc")
-      .executeTakeFirst();
-    if (first?.status === "delivered") continue;
+    if (Number(claimed.numUpdatedRows) !== 1 || !otp.code_sealed) continue;
+    const first = await firstDelivery(ctx.db, otp.id);
+    if (first?.status === "delivered" || first?.rerouted?.status === "delivered") continue;
     const scope = { accountId: otp.account_id, environment: otp.environment };
+    if (first?.route && shouldReroute(otp, first, options.smsRoutes?.() ?? [])) {
+      try {
+        const settings = await getOtpSettings(ctx.db, otp.account_id, otp.environment);
+        await rerouteOtpSms(ctx, otp, { ...first, route: first.route }, settings);
+        sent += 1;
+        ctx.metrics.otpSent("sms", otp.environment, "reroute");
+        ctx.metrics.messagesAccepted("sms", otp.environment);
+        continue;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        ctx.log.warn({ otp_id: otp.id, code: error.code }, "OTP not sent again on another route");
+      }
+    }
+    if (!otp.fallback_channel) continue;
     try {
       const settings = await getOtpSettings(ctx.db, otp.account_id, otp.environment);
       const setup = await requireChannel(ctx, ctx.db, scope, otp.fallback_channel, settings);
@@ -57,6 +72,8 @@ export async function sendDueFallbacks(ctx: AppContext, limit = 50): Promise<num
         await recordOtpEvents(trx, ctx, "otp.sent", [otp]);
       });
       sent += 1;
+      ctx.metrics.otpSent(setup.channel, otp.environment, "fallback");
+      ctx.metrics.messagesAccepted(setup.channel, otp.environment);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       ctx.log.warn({ otp_id: otp.id, code: error.code }, "OTP fallback not sent");

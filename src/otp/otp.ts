@@ -75,6 +75,22 @@ export async function sendOtp(
   request: OtpSendRequest,
   record?: RecordAnswer<OtpView>,
 ): Promise<OtpView> {
+  const { environment } = principal;
+  const sent = await sendAndCharge(ctx, principal, request, record).catch((error: unknown) => {
+    if (error instanceof ApiError) ctx.metrics.otpSendRefused(environment, error.code);
+    throw error;
+  });
+  ctx.metrics.otpSent(sent.channel, environment, sent.sends === 1 ? "new" : "resend");
+  if (sent.message_id) ctx.metrics.messagesAccepted(sent.channel, environment);
+  return sent;
+}
+
+async function sendAndCharge(
+  ctx: AppContext,
+  principal: KeyPrincipal,
+  request: OtpSendRequest,
+  record?: RecordAnswer<OtpView>,
+): Promise<OtpView> {
   const { accountId, environment } = principal;
   requireIndianMobile(request.to);
   const channel = request.channel ?? "sms";
@@ -231,7 +247,12 @@ function newOtp(ctx: AppContext, send: FirstSend, now: string): { otp: OtpsTable
     sends: 1,
     channel: send.channel,
     fallback_channel: fallbackSetup ? fallbackSetup.channel : null,
-    fallback_due_at: fallbackSetup ? isoAfter(ctx.clock, settings.fallback_after_seconds) : null,
+    // Due for the fallback channel, or for another SMS route (src/otp/fallback.ts).
+    fallback_due_at:
+      fallbackSetup ||
+      (ctx.otpReroute && send.channel === "sms" && scope.environment === "live" && !fixedCode)
+        ? isoAfter(ctx.clock, settings.fallback_after_seconds)
+        : null,
     is_test: fixedCode === undefined ? 0 : 1,
     expires_at: isoAfter(ctx.clock, settings.expiry_seconds),
     last_sent_at: now,
@@ -394,11 +415,13 @@ export async function verifyOtp(
   record?: RecordAnswer<VerifyResult>,
 ): Promise<VerifyResult> {
   requireIndianMobile(request.to);
-  return ctx.db.transaction().execute(async (trx) => {
-    const result = await checkCode(trx, ctx, principal, request);
-    await record?.(trx, result);
-    return result;
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const checked = await checkCode(trx, ctx, principal, request);
+    await record?.(trx, checked);
+    return checked;
   });
+  ctx.metrics.otpVerified(principal.environment, result.reason);
+  return result;
 }
 
 async function checkCode(

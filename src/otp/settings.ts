@@ -116,6 +116,8 @@ export async function updateOtpSettings(
 ): Promise<OtpSettings> {
   await requireAccountExists(ctx.db, accountId);
   const settings = { ...(await getOtpSettings(ctx.db, accountId, environment)), ...changes };
+  // Headers are compared case-insensitively and kept as registered: upper-case (API.md §4).
+  if (settings.sms_sender !== null) settings.sms_sender = settings.sms_sender.toUpperCase();
   for (const [name, [min, max]] of Object.entries(RANGES)) {
     const value = settings[name as keyof typeof RANGES];
     if (!Number.isInteger(value) || value < min || value > max) {

@@ -1,4 +1,4 @@
-import type { Channel, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
+import type { Channel, DbOrTrx, Environment, MessageStatus, OtpsTable } from "../db/schema.js";
 
 /** An OTP as `GET /v2/otp/{id}` shows it, and as its events carry it: never its code. */
 export interface OtpDetailsView {
@@ -15,7 +15,7 @@ export interface OtpDetailsView {
     message_id: string;
     channel: Channel;
     fallback: boolean;
-    status: string;
+    status: MessageStatus;
     created_at: string;
   }>;
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { endsWith } from "../db/ends-with.js";
 import type { DbOrTrx } from "../db/schema.js";
 import type { SandboxInboxEntry } from "../delivery/carrier.js";
 
@@ -11,17 +12,21 @@ export interface InboxItem {
   created_at: string;
 }
 
-/** What the account's sandbox deliveries would have sent, newest first, optionally to one number. */
+/**
+ * What the account's sandbox deliveries would have sent, newest first, optionally to one number
+ * or to the numbers ending in some digits.
+ */
 export async function listSandboxInbox(
   ctx: AppContext,
   accountId: string,
-  options: { to?: string | undefined; limit: number },
+  options: { to?: string | undefined; toSuffix?: string | undefined; limit: number },
 ): Promise<InboxItem[]> {
   let query = ctx.db
     .selectFrom("sandbox_messages")
     .select(["id", "message_id", "channel", "recipient as to", "text", "created_at"])
     .where("account_id", "=", accountId);
   if (options.to !== undefined) query = query.where("recipient", "=", options.to);
+  if (options.toSuffix !== undefined) query = query.where(endsWith("recipient", options.toSuffix));
   return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(options.limit).execute();
 }
 

@@ -6,7 +6,7 @@ import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
 import { chargeAndQueue, type MessageView } from "./messages.js";
 import { claimRecipients, countNewRecipient, forgetRecipients, uncountRecipient } from "./recipient-cap.js";
-import { type PreparedSms, prepareSms, type SmsSendRequest } from "./send.js";
+import { type PreparedSms, prepareSms, type SmsSendRequest, withHeaderCase } from "./send.js";
 
 export const MAX_BATCH_MESSAGES = 1_000;
 /** The batch route's body limit; every other route keeps the server's 16 KiB. */
@@ -45,7 +45,7 @@ export async function sendSmsBatch(
   record?: RecordAnswer<SmsBatchAnswer>,
 ): Promise<SmsBatchAnswer> {
   const { accountId } = principal;
-  const items = request.messages;
+  const items = request.messages.map(withHeaderCase);
   const [senders, templates] = await Promise.all([
     findSenders(
       ctx.db,
@@ -116,7 +116,10 @@ export async function sendSmsBatch(
     await record?.(trx, result);
     return result;
   });
-  if (answer.accepted > 0) ctx.queue.notify();
+  if (answer.accepted > 0) {
+    ctx.queue.notify();
+    ctx.metrics.messagesAccepted("sms", principal.environment, answer.accepted);
+  }
   return answer;
 }
 

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import type { AppContext } from "../context.js";
-import { ErrorResponse } from "../http/schemas.js";
+import { ErrorResponse, errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { listMessagesPage } from "./list.js";
 import { MessageResponse } from "./schemas.js";
@@ -13,6 +13,7 @@ export function smsListRoutes(app: App, ctx: AppContext): void {
     "/v2/sms",
     {
       schema: {
+        operationId: "listSms",
         summary: "Messages, newest first",
         description:
           "This environment's messages (every channel), filtered and paged: pass the last id of a page as `starting_after` for the next one.",
@@ -49,7 +50,7 @@ export function smsListRoutes(app: App, ctx: AppContext): void {
         response: {
           200: Type.Object({ data: Type.Array(MessageResponse), has_more: Type.Boolean() }),
           400: ErrorResponse,
-          404: ErrorResponse,
+          404: errorResponse(["not_found"]),
         },
       },
     },

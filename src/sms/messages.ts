@@ -23,6 +23,8 @@ export interface MessageView {
   error_code: string | null;
   error_message: string | null;
   carrier_message_ids: string[];
+  /** The carrier route that took the message (live SMS); null before, and on other channels. */
+  route: string | null;
   created_at: string;
   submitted_at: string | null;
   delivered_at: string | null;
@@ -48,6 +50,7 @@ export function toMessageView(row: MessagesTable, carrierMessageIds: string[] = 
     error_code: row.error_code,
     error_message: row.error_message,
     carrier_message_ids: carrierMessageIds,
+    route: row.route,
     created_at: row.created_at,
     submitted_at: row.submitted_at,
     delivered_at: row.delivered_at,
@@ -109,6 +112,7 @@ export function queuedMessage(now: string, fields: NewMessage): MessagesTable {
     error_code: null,
     error_message: null,
     carrier: null,
+    route: null,
     attempts: 0,
     next_attempt_at: now,
     lease_until: null,

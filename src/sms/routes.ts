@@ -1,11 +1,18 @@
 import { Type } from "typebox";
 import type { AppContext } from "../context.js";
-import { ErrorResponse } from "../http/schemas.js";
+import { ErrorResponse, errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { answerIdempotently } from "../idempotency/hooks.js";
 import { BATCH_BODY_LIMIT_BYTES, sendSmsBatch } from "./batch.js";
 import { getMessage } from "./messages.js";
-import { MessageResponse, SmsBatchBody, SmsBatchResponse, SmsSendBody } from "./schemas.js";
+import {
+  MessageResponse,
+  SMS_BATCH_EXAMPLES,
+  SMS_SEND_EXAMPLES,
+  SmsBatchBody,
+  SmsBatchResponse,
+  SmsSendBody,
+} from "./schemas.js";
 import { sendSms } from "./send.js";
 
 export function smsRoutes(app: App, ctx: AppContext): void {
@@ -13,12 +20,13 @@ export function smsRoutes(app: App, ctx: AppContext): void {
     "/v2/sms/send",
     {
       schema: {
+        operationId: "sendSms",
         summary: "Send a DLT-templated SMS",
         description:
           "Checks the destination, sender, template and variables, renders and prices the text, debits the balance and queues the message. Accepts Idempotency-Key.",
         tags: ["SMS"],
         security: [{ apiKey: [] }],
-        body: SmsSendBody,
+        body: { ...SmsSendBody, "x-examples": SMS_SEND_EXAMPLES },
         response: { 202: MessageResponse, 400: ErrorResponse, 402: ErrorResponse, 422: ErrorResponse },
       },
     },
@@ -33,12 +41,13 @@ export function smsRoutes(app: App, ctx: AppContext): void {
     {
       bodyLimit: BATCH_BODY_LIMIT_BYTES,
       schema: {
+        operationId: "sendSmsBatch",
         summary: "Send up to 1,000 DLT-templated SMS in one request",
         description:
           "Each item is checked, priced, charged and queued as POST /v2/sms/send would, on its own: a refused item does not stop the others. Answers each item's message or error in request order. The body may be up to 1 MiB. An Idempotency-Key covers the whole batch.",
         tags: ["SMS"],
         security: [{ apiKey: [] }],
-        body: SmsBatchBody,
+        body: { ...SmsBatchBody, "x-examples": SMS_BATCH_EXAMPLES },
         response: { 202: SmsBatchResponse, 400: ErrorResponse, 413: ErrorResponse },
       },
     },
@@ -52,11 +61,14 @@ export function smsRoutes(app: App, ctx: AppContext): void {
     "/v2/sms/:id",
     {
       schema: {
+        operationId: "getSms",
         summary: "A message and its delivery status",
         tags: ["SMS"],
         security: [{ apiKey: [] }],
-        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-        response: { 200: MessageResponse, 404: ErrorResponse },
+        params: Type.Object({
+          id: Type.String({ maxLength: 64, description: "The message id (msg_…)" }),
+        }),
+        response: { 200: MessageResponse, 404: errorResponse(["not_found"]) },
       },
     },
     async (request) => getMessage(ctx, principalOf(request), request.params.id),

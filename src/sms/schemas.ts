@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { ERROR_STATUS } from "../errors.js";
+import { PUBLIC_ERROR_CODES } from "../http/schemas.js";
 import { MAX_BATCH_MESSAGES } from "./batch.js";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
@@ -29,8 +30,47 @@ export const SmsSendBody = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The walk-through's template (README): `Your Dakiya login code is {#var1#}. Valid for {#var2#}
+ * minutes. Do not share it.`, registered with the sender DAKIYA.
+ */
+const LOGIN_CODE_SMS = {
+  to: "+919876543210",
+  sender: "DAKIYA",
+  template_id: "1107161234567890123",
+  variables: { var1: "482913", var2: "10" },
+  reference: "order-77",
+};
+
+/** Request examples for the OpenAPI document; each succeeds as it is with a sandbox key. */
+export const SMS_SEND_EXAMPLES = {
+  login_code: { summary: "A templated SMS", value: LOGIN_CODE_SMS },
+  sandbox_undelivered: {
+    summary: "Sandbox test number +919999999911: ends undelivered (invalid_number)",
+    value: { ...LOGIN_CODE_SMS, to: "+919999999911", reference: "rehearse-undelivered" },
+  },
+  sandbox_failed: {
+    summary: "Sandbox test number +919999999933: fails (carrier_rejected) and is refunded",
+    value: { ...LOGIN_CODE_SMS, to: "+919999999933", reference: "rehearse-failed" },
+  },
+};
+
+export const SMS_BATCH_EXAMPLES = {
+  two_messages: {
+    summary: "Two sends in one request; the second goes to a sandbox test number",
+    value: {
+      messages: [
+        { ...LOGIN_CODE_SMS, to: "+919876543211", reference: "statement-1" },
+        { ...LOGIN_CODE_SMS, to: "+919999999922", reference: "statement-2" },
+      ],
+    },
+  },
+};
+
+export const Channel = Type.Union([Type.Literal("sms"), Type.Literal("whatsapp"), Type.Literal("voice")]);
+
 export const MessageResponse = Type.Object({
-  id: Type.String(),
+  id: Type.String({ examples: ["msg_3kTz0aQ1vX9bWm2LcYp7RdN5"] }),
   status: Type.Union([
     Type.Literal("queued"),
     Type.Literal("submitted"),
@@ -39,20 +79,27 @@ export const MessageResponse = Type.Object({
     Type.Literal("failed"),
   ]),
   environment: Type.Union([Type.Literal("live"), Type.Literal("sandbox")]),
-  channel: Type.String(),
-  to: Type.String(),
-  sender: Nullable(Type.String()),
-  template_id: Nullable(Type.String()),
-  reference: Nullable(Type.String()),
-  text: Type.String(),
+  channel: Channel,
+  to: Type.String({ examples: ["+919876543210"] }),
+  sender: Nullable(Type.String({ examples: ["DAKIYA"] })),
+  template_id: Nullable(Type.String({ examples: ["1107161234567890123"] })),
+  reference: Nullable(Type.String({ examples: ["order-77"] })),
+  text: Type.String({
+    examples: ["Your Dakiya login code is 482913. Valid for 10 minutes. Do not share it."],
+  }),
   encoding: Type.Union([Type.Literal("gsm7"), Type.Literal("ucs2")]),
   segments: Type.Integer(),
   cost: Type.String({ examples: ["0.2500"] }),
   currency: Type.Literal("INR"),
-  error_code: Nullable(Type.String()),
+  error_code: Nullable(
+    Type.String({ description: "Why it failed or was undelivered, e.g. invalid_number, dnd_blocked" }),
+  ),
   error_message: Nullable(Type.String()),
   carrier_message_ids: Type.Array(Type.String()),
-  created_at: Type.String(),
+  route: Nullable(
+    Type.String({ description: "The SMSC route that took a live SMS (docs/routes.md); null otherwise" }),
+  ),
+  created_at: Type.String({ examples: ["2026-11-22T10:00:00.000Z"] }),
   submitted_at: Nullable(Type.String()),
   delivered_at: Nullable(Type.String()),
   undelivered_at: Nullable(Type.String()),
@@ -70,9 +117,17 @@ export const SmsBatchBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** What a batch item can be refused for: what a single send can, but the request's own errors. */
+const BATCH_ITEM_ERROR_CODES = PUBLIC_ERROR_CODES.filter(
+  (code) =>
+    [400, 402, 422, 429].includes(ERROR_STATUS[code]) &&
+    code !== "idempotency_key_reused" &&
+    code !== "resend_cooldown",
+);
+
 export const BatchItemError = Type.Object({
   error: Type.Object({
-    code: Type.String({ enum: Object.keys(ERROR_STATUS), examples: ["insufficient_balance"] }),
+    code: Type.String({ enum: BATCH_ITEM_ERROR_CODES, examples: ["insufficient_balance"] }),
     message: Type.String(),
     param: Type.Optional(Type.String({ description: "The item's field at fault, e.g. to or variables.otp" })),
     retry_after: Type.Optional(Type.Integer({ description: "Seconds, for rate_limited" })),

@@ -46,10 +46,11 @@ export interface PreparedSms {
 export async function sendSms(
   ctx: AppContext,
   principal: KeyPrincipal,
-  request: SmsSendRequest,
+  send: SmsSendRequest,
   record?: RecordAnswer<MessageView>,
 ): Promise<MessageView> {
   const { accountId } = principal;
+  const request = withHeaderCase(send);
   // Before any query: a malformed number costs no lookup.
   requireIndianMobile(request.to);
   const [senders, templates] = await readTogether(ctx, [
@@ -68,7 +69,13 @@ export async function sendSms(
     });
   }
   ctx.queue.notify();
+  ctx.metrics.messagesAccepted("sms", principal.environment);
   return prepared.view;
+}
+
+/** The send with its sender as headers are registered: compared case-insensitively (API.md §4). */
+export function withHeaderCase(send: SmsSendRequest): SmsSendRequest {
+  return { ...send, sender: send.sender.toUpperCase() };
 }
 
 /**

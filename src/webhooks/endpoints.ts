@@ -177,7 +177,9 @@ export async function deleteEndpoint(ctx: AppContext, scope: EndpointScope, id: 
 
 /**
  * Replaces the signing secret. The replaced one keeps signing too, for 24 hours, so receivers can
- * switch over without dropping a delivery; a second rotation within them drops the oldest.
+ * switch over without dropping a delivery; a second rotation within them drops the oldest. A
+ * replaced secret sealed under an earlier DAKIYA_SECRET is dropped at once: it cannot be
+ * unsealed to sign, and would fail every delivery for those 24 hours.
  */
 export async function rotateSecret(
   ctx: AppContext,
@@ -187,12 +189,13 @@ export async function rotateSecret(
   const secret = generateWebhookSecret();
   const row = await ctx.db.transaction().execute(async (trx) => {
     const current = await findEndpoint(trx, scope, id);
+    const keepsSigning = opensUnder(ctx.secret, current.secret_sealed);
     return trx
       .updateTable("webhook_endpoints")
       .set({
         secret_sealed: seal(ctx.secret, secret),
-        previous_secret_sealed: current.secret_sealed,
-        previous_secret_expires_at: isoAfter(ctx.clock, ROTATION_OVERLAP_SECONDS),
+        previous_secret_sealed: keepsSigning ? current.secret_sealed : null,
+        previous_secret_expires_at: keepsSigning ? isoAfter(ctx.clock, ROTATION_OVERLAP_SECONDS) : null,
         updated_at: isoNow(ctx.clock),
       })
       .where("id", "=", current.id)
@@ -200,6 +203,15 @@ export async function rotateSecret(
       .executeTakeFirstOrThrow();
   });
   return { ...toEndpoint(row), secret };
+}
+
+function opensUnder(serverSecret: string, sealed: string): boolean {
+  try {
+    unseal(serverSecret, sealed);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function findEndpoint(

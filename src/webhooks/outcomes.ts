@@ -123,6 +123,15 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
     }
     for (const failure of failures) await recordFailure(ctx, trx, owner, failure, now);
   });
+  const retrying = failures.filter(({ delivery }) => retryDelayAfter(ctx, delivery) !== undefined).length;
+  ctx.metrics.webhookAttempts("delivered", successes.length);
+  ctx.metrics.webhookAttempts("retrying", retrying);
+  ctx.metrics.webhookAttempts("gave_up", failures.length - retrying);
+}
+
+/** Seconds until the next attempt after a failed one, or `undefined` when the schedule is used up. */
+function retryDelayAfter(ctx: AppContext, delivery: Outcome["delivery"]): number | undefined {
+  return ctx.outboundWebhooks.retrySchedule[delivery.attempts];
 }
 
 async function recordFailure(
@@ -132,7 +141,7 @@ async function recordFailure(
   { delivery, result }: Outcome,
   now: string,
 ): Promise<void> {
-  const retryDelay = ctx.outboundWebhooks.retrySchedule[delivery.attempts];
+  const retryDelay = retryDelayAfter(ctx, delivery);
   const nextAttemptAt =
     retryDelay === undefined ? null : new Date(Date.parse(now) + retryDelay * 1000).toISOString();
   await trx

@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import type { AppContext } from "../context.js";
 import { EventResponse } from "../events/routes.js";
-import { ErrorResponse } from "../http/schemas.js";
+import { ErrorResponse, errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { listAttempts } from "./attempts.js";
 import {
@@ -51,22 +51,51 @@ const EndpointResponse = Type.Object({
   created_at: Type.String(),
   updated_at: Type.String(),
 });
-const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const Params = Type.Object({ id: Type.String({ maxLength: 64, description: "The endpoint id (whk_…)" }) });
 const tags = ["Webhooks"];
 const security = [{ apiKey: [] }];
+const NotFound = errorResponse(["not_found"]);
+/** The actions that take no fields still need a JSON body: `{}`. */
+const NoFields = Type.Object(
+  {},
+  { additionalProperties: false, "x-examples": { empty: { summary: "No fields", value: {} } } },
+);
+
+/** Request examples for the OpenAPI document; each succeeds as it is with a sandbox key. */
+const CREATE_EXAMPLES = {
+  order_updates: {
+    summary: "Delivery outcomes and verified OTPs",
+    value: {
+      url: "https://example.com/hooks/dakiya",
+      events: ["sms.delivered", "sms.failed", "otp.verified"],
+      description: "Order updates",
+    },
+  },
+  everything: {
+    summary: "Every event",
+    value: { url: "https://example.com/hooks/dakiya-all", events: ["*"] },
+  },
+};
+const UPDATE_EXAMPLES = {
+  all_events: { summary: "Subscribe to every event", value: { events: ["*"], description: "All events" } },
+};
+const REPLAY_EXAMPLES = {
+  since: { summary: "Every event since a time", value: { since: "2026-11-22T10:00:00Z" } },
+};
 
 export function webhookRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/v2/webhooks",
     {
       schema: {
+        operationId: "createWebhookEndpoint",
         summary: "Create a webhook endpoint",
         description: "Events of this key's environment are posted to the URL, signed per Standard Webhooks.",
         tags,
         security,
         body: Type.Object(
           { url: Url, events: Type.Optional(Events), description: Type.Optional(Description) },
-          { additionalProperties: false },
+          { additionalProperties: false, "x-examples": CREATE_EXAMPLES },
         ),
         response: { 201: EndpointResponse, 400: ErrorResponse },
       },
@@ -81,6 +110,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     "/v2/webhooks",
     {
       schema: {
+        operationId: "listWebhookEndpoints",
         summary: "List webhook endpoints (without their secrets)",
         tags,
         security,
@@ -94,11 +124,12 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     "/v2/webhooks/:id",
     {
       schema: {
+        operationId: "getWebhookEndpoint",
         summary: "A webhook endpoint, with its secret",
         tags,
         security,
         params: Params,
-        response: { 200: EndpointResponse, 404: ErrorResponse },
+        response: { 200: EndpointResponse, 404: NotFound },
       },
     },
     async (request) => getEndpoint(ctx, principalOf(request), request.params.id),
@@ -108,6 +139,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     "/v2/webhooks/:id",
     {
       schema: {
+        operationId: "updateWebhookEndpoint",
         summary: "Change a webhook endpoint",
         description:
           "Disabling gives up the deliveries waiting for it; replay sends them again once enabled.",
@@ -121,9 +153,9 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
             description: Type.Optional(Nullable(Description)),
             status: Type.Optional(Status),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, "x-examples": UPDATE_EXAMPLES },
         ),
-        response: { 200: EndpointResponse, 400: ErrorResponse, 404: ErrorResponse },
+        response: { 200: EndpointResponse, 400: ErrorResponse, 404: NotFound },
       },
     },
     async (request) => updateEndpoint(ctx, principalOf(request), request.params.id, request.body),
@@ -133,13 +165,14 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     "/v2/webhooks/:id",
     {
       schema: {
+        operationId: "deleteWebhookEndpoint",
         summary: "Delete a webhook endpoint, its waiting deliveries and its attempt log",
         tags,
         security,
         params: Params,
         response: {
           200: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
-          404: ErrorResponse,
+          404: NotFound,
         },
       },
     },
@@ -153,12 +186,14 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     "/v2/webhooks/:id/rotate-secret",
     {
       schema: {
+        operationId: "rotateWebhookSecret",
         summary: "Replace the signing secret",
         description: "For 24 hours deliveries carry signatures under both the new and the replaced secret.",
         tags,
         security,
         params: Params,
-        response: { 200: EndpointResponse, 404: ErrorResponse },
+        body: NoFields,
+        response: { 200: EndpointResponse, 404: NotFound },
       },
     },
     async (request) => rotateSecret(ctx, principalOf(request), request.params.id),
@@ -168,11 +203,14 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     "/v2/webhooks/:id/test",
     {
       schema: {
+        operationId: "sendWebhookTestEvent",
         summary: "Send a webhook.test event to this endpoint only",
+        description: "A disabled endpoint is refused (400): enable it first.",
         tags,
         security,
         params: Params,
-        response: { 202: EventResponse, 400: ErrorResponse, 404: ErrorResponse },
+        body: NoFields,
+        response: { 202: EventResponse, 400: ErrorResponse, 404: NotFound },
       },
     },
     async (request, reply) => {
@@ -185,6 +223,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     "/v2/webhooks/:id/attempts",
     {
       schema: {
+        operationId: "listWebhookAttempts",
         summary: "Recent delivery attempts, newest first (kept 30 days)",
         tags,
         security,
@@ -199,7 +238,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
               Type.Object({
                 id: Type.String(),
                 event_id: Type.String(),
-                event_type: Type.String(),
+                event_type: Type.String({ description: "The event's type, e.g. sms.delivered" }),
                 attempt: Type.Integer({ description: "1 for a delivery's first attempt" }),
                 status_code: Nullable(Type.Integer()),
                 error: Nullable(Type.String()),
@@ -209,7 +248,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
             ),
           }),
           400: ErrorResponse,
-          404: ErrorResponse,
+          404: NotFound,
         },
       },
     },
@@ -222,6 +261,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     "/v2/webhooks/:id/replay",
     {
       schema: {
+        operationId: "replayWebhookEvents",
         summary: "Deliver again every event since a time",
         description:
           "Every event of this environment created at or after `since` that the endpoint subscribes to is delivered again, with its original `webhook-id`.",
@@ -230,12 +270,16 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
         params: Params,
         body: Type.Object(
           { since: Type.String({ format: "date-time", description: "RFC 3339", maxLength: 64 }) },
-          { additionalProperties: false },
+          { additionalProperties: false, "x-examples": REPLAY_EXAMPLES },
         ),
         response: {
-          202: Type.Object({ webhook_id: Type.String(), since: Type.String(), queued: Type.Integer() }),
+          202: Type.Object({
+            webhook_id: Type.String(),
+            since: Type.String(),
+            queued: Type.Integer({ description: "Events queued for delivery again" }),
+          }),
           400: ErrorResponse,
-          404: ErrorResponse,
+          404: NotFound,
         },
       },
     },

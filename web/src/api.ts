@@ -86,6 +86,13 @@ export interface Message {
   delivered_at: string | null;
   undelivered_at: string | null;
   failed_at: string | null;
+  /** The charge given back when the message failed; `null` for a message that was not refunded. */
+  refund: Refund | null;
+}
+
+export interface Refund {
+  amount: string;
+  refunded_at: string;
 }
 
 export interface MessageDetail extends Message {
@@ -143,6 +150,15 @@ export interface NewTemplate {
   category: TemplateCategory;
   senders: string[];
   content: string;
+}
+
+/** What an edit of a template may change (its template id stays); only the fields given change. */
+export interface TemplateChange {
+  name?: string;
+  entity_id?: string;
+  category?: TemplateCategory;
+  senders?: string[];
+  content?: string;
 }
 
 export interface OtpSettings {
@@ -368,6 +384,10 @@ export const api = {
 
   listTemplates: (signal?: AbortSignal) => request<{ data: Template[] }>("GET", "/templates", { signal }),
   addTemplate: (template: NewTemplate) => request<Template>("POST", "/templates", { body: template }),
+  updateTemplate: (templateId: string, change: TemplateChange) =>
+    request<Template>("PATCH", `/templates/${encodeURIComponent(templateId)}`, { body: change }),
+  removeTemplate: (templateId: string) =>
+    request<void>("DELETE", `/templates/${encodeURIComponent(templateId)}`),
   setTemplateStatus: (templateId: string, status: TemplateStatus) =>
     request<Template>("POST", `/templates/${encodeURIComponent(templateId)}/status`, { body: { status } }),
 

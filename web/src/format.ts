@@ -1,11 +1,18 @@
 /** Display helpers: money, times, durations. */
 
-/** `"100000.5000"` → `"₹1,00,000.5000"`: INR strings as the server sends them, grouped the Indian way. */
+/** The API's money strings have exactly this many decimals (1/10,000 INR). */
+const MONEY_DECIMALS = 4;
+
+/**
+ * Money in one style everywhere: `"100000.5"` → `"₹1,00,000.5000"`. Amounts are INR strings as
+ * the server sends them (or as typed, like `"100.00"`), shown with 4 decimals as the API writes
+ * them and grouped the Indian way.
+ */
 export function formatInr(amount: string): string {
-  const match = /^(-?)(\d+)(\.\d+)?$/.exec(amount);
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount.trim());
   if (!match) return `₹${amount}`;
   const [, sign = "", rupees = "0", fraction = ""] = match;
-  return `${sign}₹${groupIndian(rupees)}${fraction}`;
+  return `${sign}₹${groupIndian(rupees)}.${fraction.padEnd(MONEY_DECIMALS, "0")}`;
 }
 
 function groupIndian(digits: string): string {
@@ -32,6 +39,14 @@ const shortDateTime = new Intl.DateTimeFormat("en-IN", {
   second: "2-digit",
 });
 
+const dateOnly = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric" });
+
+/** The day alone, for narrow columns; the full time goes in a tooltip. */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateOnly.format(date);
+}
+
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
@@ -53,7 +68,8 @@ export function formatRelative(iso: string, now = Date.now()): string {
   ];
   const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
   for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+    // Rounded, not cut: a key rotated with 24 hours of grace expires "in 24 hours", not "in 23 hours".
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
   }
   return Math.abs(seconds) < 10 ? "just now" : format.format(seconds, "second");
 }

@@ -1,11 +1,10 @@
 import { Type } from "typebox";
 import type { AppContext } from "../../context.js";
-import { ApiError } from "../../errors.js";
 import type { App } from "../../http/types.js";
-import { isE164 } from "../../phone.js";
 import { listSandboxInbox } from "../../sandbox/inbox.js";
 import { sessionOf } from "../auth.js";
 import { getMessageDetail, listMessages } from "../messages.js";
+import { parseNumberFilter } from "../number-filter.js";
 import { EnvironmentSchema, HIDDEN } from "../schemas.js";
 
 const StatusSchema = Type.Union([
@@ -16,19 +15,6 @@ const StatusSchema = Type.Union([
   Type.Literal("failed"),
 ]);
 const ChannelSchema = Type.Union([Type.Literal("sms"), Type.Literal("whatsapp"), Type.Literal("voice")]);
-
-/** An unencoded `+` in a query string arrives as a space: read `?to=+9198…` as meant. */
-function phoneQuery(value: string | undefined): string | undefined {
-  const to = value?.trim() === "" ? undefined : value?.replace(/^ (?=\d)/, "+");
-  if (to !== undefined && !isE164(to)) {
-    throw new ApiError(
-      "invalid_request",
-      "to must be an E.164 number with a leading +, like +919876543210.",
-      "to",
-    );
-  }
-  return to;
-}
 
 export function messageRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -54,7 +40,7 @@ export function messageRoutes(app: App, ctx: AppContext): void {
       return listMessages(
         ctx,
         { accountId: sessionOf(request).accountId, environment },
-        { status, channel, before, limit, to: phoneQuery(request.query.to) },
+        { status, channel, before, limit, to: parseNumberFilter(request.query.to) },
       );
     },
   );
@@ -90,11 +76,13 @@ export function messageRoutes(app: App, ctx: AppContext): void {
         ),
       },
     },
-    async (request) => ({
-      data: await listSandboxInbox(ctx, sessionOf(request).accountId, {
-        to: phoneQuery(request.query.to),
+    async (request) => {
+      const to = parseNumberFilter(request.query.to);
+      const data = await listSandboxInbox(ctx, sessionOf(request).accountId, {
+        ...(to === undefined ? {} : "exact" in to ? { to: to.exact } : { toSuffix: to.suffix }),
         limit: request.query.limit,
-      }),
-    }),
+      });
+      return { data };
+    },
   );
 }

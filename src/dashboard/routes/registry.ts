@@ -8,6 +8,7 @@ import {
   removeSender,
   setTemplateStatus,
 } from "../../dlt/registry.js";
+import { removeTemplate, updateTemplate } from "../../dlt/template-edits.js";
 import type { App } from "../../http/types.js";
 import { sessionOf } from "../auth.js";
 import { HIDDEN } from "../schemas.js";
@@ -18,6 +19,8 @@ const CategorySchema = Type.Union([
   Type.Literal("service_explicit"),
   Type.Literal("promotional"),
 ]);
+
+const TemplateIdParams = Type.Object({ template_id: Type.String({ maxLength: 30 }) });
 
 export function registryRoutes(app: App, ctx: AppContext): void {
   app.get("/dashboard/api/senders", { schema: HIDDEN }, async (request) => ({
@@ -79,12 +82,48 @@ export function registryRoutes(app: App, ctx: AppContext): void {
     },
   );
 
+  app.patch(
+    "/dashboard/api/templates/:template_id",
+    {
+      schema: {
+        ...HIDDEN,
+        params: TemplateIdParams,
+        body: Type.Object(
+          {
+            name: Type.Optional(Type.String({ maxLength: 100 })),
+            entity_id: Type.Optional(Type.String({ maxLength: 30 })),
+            category: Type.Optional(CategorySchema),
+            senders: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 50 })),
+            content: Type.Optional(Type.String({ maxLength: 2000 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { entity_id, ...rest } = request.body;
+      return updateTemplate(ctx, sessionOf(request).accountId, request.params.template_id, {
+        ...rest,
+        ...(entity_id === undefined ? {} : { entityId: entity_id }),
+      });
+    },
+  );
+
+  app.delete(
+    "/dashboard/api/templates/:template_id",
+    { schema: { ...HIDDEN, params: TemplateIdParams } },
+    async (request, reply) => {
+      await removeTemplate(ctx, sessionOf(request).accountId, request.params.template_id);
+      return reply.code(204).send();
+    },
+  );
+
   app.post(
     "/dashboard/api/templates/:template_id/status",
     {
       schema: {
         ...HIDDEN,
-        params: Type.Object({ template_id: Type.String({ maxLength: 30 }) }),
+        params: TemplateIdParams,
         body: Type.Object(
           { status: Type.Union([Type.Literal("active"), Type.Literal("inactive")]) },
           { additionalProperties: false },

@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs";
 import { integerFromEnv } from "../../env.js";
 import { ConfigError } from "../../errors.js";
 
 export type BindMode = "transceiver" | "transmitter+receiver";
 
+/** One SMSC connection: where it binds and what every `submit_sm` on it carries. */
 export interface SmppConfig {
   host: string;
   port: number;
@@ -24,48 +26,293 @@ export interface SmppConfig {
   destination: { ton: number; npi: number };
 }
 
-/** Reads the SMPP_* variables; `undefined` when SMPP_URL is unset (live SMS not configured). */
-export function parseSmppConfig(env: NodeJS.ProcessEnv): SmppConfig | undefined {
-  const raw = env.SMPP_URL;
-  if (!raw) return undefined;
+/** A route: one SMSC connection, how traffic picks it, and when traffic leaves it for the next. */
+export interface SmppRoute extends SmppConfig {
+  name: string;
+  /** Lower numbers are tried first. */
+  priority: number;
+  /** Share of traffic among bound routes of the same priority. */
+  weight: number;
+  /**
+   * The SMSC account the route binds to. Routes naming the same one share its message ids, so a
+   * receipt is matched whichever of their binds it comes back on; ids of different SMSCs never mix.
+   */
+  smsc: string;
+  /** A `submit_sm` unanswered this long counts as lost. */
+  submitTimeoutMs: number;
+  /** How long a message waits for the route's window (or a throttle pause) before it tries the next route. */
+  windowWaitMs: number;
+  /** The circuit opens after `failures` temporary errors or timeouts in a row, for `cooldownMs`. */
+  breaker: { failures: number; cooldownMs: number };
+}
+
+/** The route `SMPP_URL` makes on its own. */
+export const DEFAULT_ROUTE_NAME = "default";
+export const MAX_ROUTES = 32;
+const ROUTE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+/**
+ * Each route setting: its field in the SMPP_ROUTES file, its variable for the SMPP_URL shorthand,
+ * its default and its bounds.
+ */
+const INTEGER_FIELDS = {
+  tps: { env: "SMPP_TPS", fallback: 50, min: 1, max: 10_000 },
+  window: { env: "SMPP_WINDOW", fallback: 10, min: 1, max: 1_000 },
+  tlv_entity_id: { env: "SMPP_TLV_ENTITY_ID", fallback: 0x1400, min: 0x1400, max: 0x3fff },
+  tlv_template_id: { env: "SMPP_TLV_TEMPLATE_ID", fallback: 0x1401, min: 0x1400, max: 0x3fff },
+  tlv_tm: { env: "SMPP_TLV_TM", fallback: 0x1402, min: 0x1400, max: 0x3fff },
+  source_ton: { env: "SMPP_SOURCE_TON", fallback: 5, min: 0, max: 6 },
+  source_npi: { env: "SMPP_SOURCE_NPI", fallback: 0, min: 0, max: 18 },
+  dest_ton: { env: "SMPP_DEST_TON", fallback: 1, min: 0, max: 6 },
+  dest_npi: { env: "SMPP_DEST_NPI", fallback: 1, min: 0, max: 18 },
+  submit_timeout_seconds: { env: "SMPP_SUBMIT_TIMEOUT_SECONDS", fallback: 10, min: 1, max: 300 },
+  window_wait_ms: { env: "SMPP_WINDOW_WAIT_MS", fallback: 500, min: 0, max: 60_000 },
+  breaker_failures: { env: "SMPP_BREAKER_FAILURES", fallback: 5, min: 1, max: 1_000 },
+  breaker_cooldown_seconds: { env: "SMPP_BREAKER_COOLDOWN_SECONDS", fallback: 30, min: 1, max: 3_600 },
+} as const;
+type IntegerField = keyof typeof INTEGER_FIELDS;
+
+const TEXT_FIELDS = {
+  url: { env: "SMPP_URL" },
+  system_type: { env: "SMPP_SYSTEM_TYPE" },
+  bind: { env: "SMPP_BIND" },
+  tm_id: { env: "SMPP_TM_ID" },
+} as const;
+type TextField = keyof typeof TEXT_FIELDS;
+
+/** The fields a route of the file may have; any other is refused. */
+const FILE_ONLY_FIELDS = ["name", "priority", "weight", "smsc"] as const;
+const ROUTE_FIELDS: ReadonlySet<string> = new Set([
+  ...FILE_ONLY_FIELDS,
+  ...Object.keys(INTEGER_FIELDS),
+  ...Object.keys(TEXT_FIELDS),
+]);
+/** The variables SMPP_ROUTES replaces: setting one beside it is a mistake worth stopping for. */
+const SHORTHAND_VARIABLES = [...Object.values(TEXT_FIELDS), ...Object.values(INTEGER_FIELDS)].map(
+  (f) => f.env,
+);
+
+/** Where a route's settings come from (the environment, or one entry of the file), and how its errors read. */
+interface RouteSource {
+  integer(field: IntegerField): number;
+  text(field: TextField): string | undefined;
+  /** `SMPP_TPS`, or `route "backup": tps`: the name of a setting in an error. */
+  label(field: TextField | IntegerField): string;
+}
+
+/**
+ * The SMS routes of the configuration: those of the SMPP_ROUTES file, or the one route
+ * `default` that SMPP_URL and the other SMPP_* variables make; `undefined` when neither is set
+ * (live SMS not configured). Any mistake stops the start with a one-line message.
+ */
+export function parseSmppRoutes(env: NodeJS.ProcessEnv): SmppRoute[] | undefined {
+  const file = env.SMPP_ROUTES;
+  if (file) {
+    const beside = SHORTHAND_VARIABLES.filter((name) => env[name] !== undefined && env[name] !== "");
+    if (beside.length > 0) {
+      throw new ConfigError(
+        `SMPP_ROUTES replaces ${beside.join(", ")}: put each route's settings in the file and unset the variables`,
+      );
+    }
+    return parseRoutesFile(readRoutesFile(file));
+  }
+  if (!env.SMPP_URL) return undefined;
+  const source: RouteSource = {
+    integer: (field) => {
+      const { env: name, fallback, min, max } = INTEGER_FIELDS[field];
+      return integerFromEnv(env, name, fallback, min, max);
+    },
+    text: (field) => env[TEXT_FIELDS[field].env],
+    label: (field) => ({ ...TEXT_FIELDS, ...INTEGER_FIELDS })[field].env,
+  };
+  const route = routeFrom(source, { name: DEFAULT_ROUTE_NAME, priority: 1, weight: 1, smsc: undefined });
+  return [route];
+}
+
+function readRoutesFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new ConfigError(`SMPP_ROUTES: cannot read ${path} (${code})`);
+  }
+}
+
+/** The routes of an SMPP_ROUTES file's text: a JSON array of route objects (docs/routes.md). */
+export function parseRoutesFile(text: string): SmppRoute[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`SMPP_ROUTES: the file is not valid JSON (${oneLine((error as Error).message)})`);
+  }
+  if (!Array.isArray(parsed)) {
+    throw new ConfigError(`SMPP_ROUTES: the file must hold a JSON array of routes, got ${kindOf(parsed)}`);
+  }
+  if (parsed.length === 0 || parsed.length > MAX_ROUTES) {
+    throw new ConfigError(`SMPP_ROUTES: the file must list 1 to ${MAX_ROUTES} routes, got ${parsed.length}`);
+  }
+  const routes = parsed.map((entry, index) => routeOfFile(entry, index));
+  checkRoutesTogether(routes);
+  return routes;
+}
+
+function routeOfFile(entry: unknown, index: number): SmppRoute {
+  const position = `SMPP_ROUTES: route ${index + 1}`;
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    throw new ConfigError(`${position} must be an object, got ${kindOf(entry)}`);
+  }
+  const fields = entry as Record<string, unknown>;
+  const name = fields.name;
+  if (typeof name !== "string" || !ROUTE_NAME.test(name)) {
+    throw new ConfigError(
+      `${position}: name must be 1 to 32 lower-case letters, digits, - or _ (starting with a letter or digit), got ${shown(name)}`,
+    );
+  }
+  const where = `SMPP_ROUTES: route "${name}"`;
+  for (const key of Object.keys(fields)) {
+    if (!ROUTE_FIELDS.has(key)) throw new ConfigError(`${where}: unknown field ${shown(key)}`);
+  }
+  const integer = (key: string, value: unknown, fallback: number, min: number, max: number): number => {
+    if (value === undefined) return fallback;
+    const n =
+      typeof value === "string" && /^0x[0-9a-f]{1,8}$/i.test(value) ? Number.parseInt(value, 16) : value;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
+      throw new ConfigError(`${where}: ${key} must be an integer from ${min} to ${max}, got ${shown(value)}`);
+    }
+    return n;
+  };
+  const source: RouteSource = {
+    integer: (field) => {
+      const { fallback, min, max } = INTEGER_FIELDS[field];
+      return integer(field, fields[field], fallback, min, max);
+    },
+    text: (field) => {
+      const value = fields[field];
+      if (value === undefined || typeof value === "string") return value;
+      throw new ConfigError(`${where}: ${field} must be a string, got ${kindOf(value)}`);
+    },
+    label: (field) => `${where}: ${field}`,
+  };
+  const smsc = fields.smsc;
+  if (smsc !== undefined && (typeof smsc !== "string" || !ROUTE_NAME.test(smsc))) {
+    throw new ConfigError(`${where}: smsc must be a name written like a route's, got ${shown(smsc)}`);
+  }
+  return routeFrom(source, {
+    name,
+    priority: integer("priority", fields.priority, 1, 0, 1_000),
+    weight: integer("weight", fields.weight, 1, 1, 1_000),
+    smsc,
+  });
+}
+
+function routeFrom(
+  source: RouteSource,
+  identity: { name: string; priority: number; weight: number; smsc: string | undefined },
+): SmppRoute {
+  const url = parseSmppUrl(source.text("url"), source.label("url"));
+  const bindMode = source.text("bind") || "transceiver";
+  if (bindMode !== "transceiver" && bindMode !== "transmitter+receiver") {
+    throw new ConfigError(
+      `${source.label("bind")} must be transceiver or transmitter+receiver, got "${bindMode}"`,
+    );
+  }
+  const systemType = source.text("system_type") ?? "";
+  return {
+    name: identity.name,
+    priority: identity.priority,
+    weight: identity.weight,
+    smsc: identity.smsc ?? identity.name,
+    ...url,
+    systemType,
+    bindMode,
+    tps: source.integer("tps"),
+    window: source.integer("window"),
+    tlv: {
+      entityId: source.integer("tlv_entity_id"),
+      templateId: source.integer("tlv_template_id"),
+      tm: source.integer("tlv_tm"),
+    },
+    tmId: source.text("tm_id") || undefined,
+    source: { ton: source.integer("source_ton"), npi: source.integer("source_npi") },
+    destination: { ton: source.integer("dest_ton"), npi: source.integer("dest_npi") },
+    submitTimeoutMs: source.integer("submit_timeout_seconds") * 1000,
+    windowWaitMs: source.integer("window_wait_ms"),
+    breaker: {
+      failures: source.integer("breaker_failures"),
+      cooldownMs: source.integer("breaker_cooldown_seconds") * 1000,
+    },
+  };
+}
+
+/** `smpp://system_id:password@host:port`; messages never repeat the address, which holds a password. */
+function parseSmppUrl(
+  raw: string | undefined,
+  label: string,
+): Pick<SmppConfig, "host" | "port" | "tls" | "systemId" | "password"> {
+  if (!raw) throw new ConfigError(`${label} is required: smpp://system_id:password@host:2775`);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError("SMPP_URL must look like smpp://system_id:password@host:2775 (smpps:// for TLS)");
+    throw new ConfigError(`${label} must look like smpp://system_id:password@host:2775 (smpps:// for TLS)`);
   }
   if (url.protocol !== "smpp:" && url.protocol !== "smpps:") {
-    throw new ConfigError("SMPP_URL must start with smpp:// or smpps://");
+    throw new ConfigError(`${label} must start with smpp:// or smpps://`);
   }
-  if (!url.username || !url.hostname) throw new ConfigError("SMPP_URL needs a system_id and a host");
+  if (!url.username || !url.hostname) throw new ConfigError(`${label} needs a system_id and a host`);
+  if (url.pathname.replace(/^\/$/, "") || url.search || url.hash) {
+    throw new ConfigError(`${label} must have no path, query or fragment`);
+  }
   const tls = url.protocol === "smpps:";
-  const bindMode = env.SMPP_BIND || "transceiver";
-  if (bindMode !== "transceiver" && bindMode !== "transmitter+receiver") {
-    throw new ConfigError(`SMPP_BIND must be transceiver or transmitter+receiver, got "${bindMode}"`);
+  let systemId: string;
+  let password: string;
+  try {
+    systemId = decodeURIComponent(url.username);
+    password = decodeURIComponent(url.password);
+  } catch {
+    throw new ConfigError(`${label} has a broken percent-encoding in its system_id or password`);
   }
   return {
     host: url.hostname,
     port: url.port ? Number(url.port) : tls ? 3550 : 2775,
     tls,
-    systemId: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-    systemType: env.SMPP_SYSTEM_TYPE ?? "",
-    bindMode,
-    tps: integerFromEnv(env, "SMPP_TPS", 50, 1, 10_000),
-    window: integerFromEnv(env, "SMPP_WINDOW", 10, 1, 1_000),
-    tlv: {
-      entityId: integerFromEnv(env, "SMPP_TLV_ENTITY_ID", 0x1400, 0x1400, 0x3fff),
-      templateId: integerFromEnv(env, "SMPP_TLV_TEMPLATE_ID", 0x1401, 0x1400, 0x3fff),
-      tm: integerFromEnv(env, "SMPP_TLV_TM", 0x1402, 0x1400, 0x3fff),
-    },
-    tmId: env.SMPP_TM_ID || undefined,
-    source: {
-      ton: integerFromEnv(env, "SMPP_SOURCE_TON", 5, 0, 6),
-      npi: integerFromEnv(env, "SMPP_SOURCE_NPI", 0, 0, 18),
-    },
-    destination: {
-      ton: integerFromEnv(env, "SMPP_DEST_TON", 1, 0, 6),
-      npi: integerFromEnv(env, "SMPP_DEST_NPI", 1, 0, 18),
-    },
+    systemId,
+    password,
   };
+}
+
+/** What no single route shows: duplicate names, and one SMSC account split over two id spaces. */
+function checkRoutesTogether(routes: SmppRoute[]): void {
+  const byName = new Map<string, SmppRoute>();
+  const byAccount = new Map<string, SmppRoute>();
+  for (const route of routes) {
+    if (byName.has(route.name)) throw new ConfigError(`SMPP_ROUTES: two routes are named "${route.name}"`);
+    byName.set(route.name, route);
+    const account = `${route.systemId}@${route.host}:${route.port}`;
+    const other = byAccount.get(account);
+    if (other && other.smsc !== route.smsc) {
+      throw new ConfigError(
+        `SMPP_ROUTES: routes "${other.name}" and "${route.name}" bind the same SMSC account (${route.systemId}@${route.host}:${route.port}): give them the same "smsc" so receipts match on either`,
+      );
+    }
+    byAccount.set(account, route);
+  }
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** A value in an error message: short, on one line. */
+function shown(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const json = JSON.stringify(value) ?? String(value);
+  return oneLine(json.length > 60 ? `${json.slice(0, 57)}...` : json);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, " ");
 }

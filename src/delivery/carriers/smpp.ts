@@ -1,26 +1,16 @@
-import { randomInt } from "node:crypto";
-import smpp from "smpp";
-import { splitSms, toGsm7Septets } from "../../dlt/encoding.js";
 import type { Logger } from "../../logger.js";
 import type { Carrier, OutboundMessage, Receipt, SendResult } from "../carrier.js";
-import { RateLimiter, Window } from "./flow-control.js";
-import type { SmppConfig } from "./smpp-config.js";
-import { parseReceiptText, toReceipt } from "./smpp-receipt.js";
+import { type CarrierMeter, type RouteState, unmetered } from "../carrier-meter.js";
+import { RouteOrder } from "./route-selection.js";
+import type { SmppRoute } from "./smpp-config.js";
+import { type RouteAttempt, SmppRouteLink } from "./smpp-route.js";
 
 export const SMPP_CARRIER = "smpp";
 
-const { errors } = smpp;
-/** The SMSC is overloaded: slow down and try again. */
-const RETRYABLE_STATUSES = new Set([errors.ESME_RTHROTTLED, errors.ESME_RMSGQFUL, errors.ESME_RSYSERR]);
-const THROTTLE_PAUSE_MS = 1_000;
-const RESPONSE_TIMEOUT_MS = 30_000;
-const ENQUIRE_LINK_MS = 30_000;
-const RECONNECT_MIN_MS = 500;
-const RECONNECT_MAX_MS = 30_000;
-const RECEIPT_RETRIES = 10;
-const RECEIPT_RETRY_MS = 200;
-const ESM_CLASS_UDHI = 0x40;
-const ESM_CLASS_RECEIPT = 0x04;
+/** How long a send waits for a first bind of any route (a worker that just started). */
+const BIND_WAIT_MS = 5_000;
+/** Acceptance times kept for the receipt latency metric; older ones are forgotten first. */
+const ACCEPTANCES_KEPT = 50_000;
 
 export type SmppStatus = {
   bound: boolean;
@@ -29,121 +19,78 @@ export type SmppStatus = {
 };
 
 export interface SmppCarrier extends Carrier {
+  /** All routes together: bound when any is, their windows and in-flight submits summed. */
   status(): SmppStatus;
+  routes(): RouteState[];
 }
 
-type Session = smpp.Session;
-type Pdu = smpp.PDU;
-
-interface Link {
-  session: Session;
-  mode: "bind_transceiver" | "bind_transmitter" | "bind_receiver";
-  bound: boolean;
+export interface SmppCarrierDeps {
+  log: Logger;
+  onReceipt: (receipt: Receipt) => Promise<boolean>;
+  meter?: CarrierMeter;
 }
 
 /**
- * Live SMS to an SMSC over SMPP 3.4: binds (transceiver, or transmitter + receiver), keeps the
- * link alive with enquire_link, re-binds with backoff after a drop, spaces submits to the
- * configured rate and window, adds the DLT TLVs, splits long texts into UDH parts, and turns
- * delivery receipts into `Receipt`s.
+ * Live SMS over one or more SMSC routes (docs/routes.md). A message goes to the usable route of
+ * the lowest priority (weights share equal priorities); it moves to the next route when its
+ * route's window stays full past the route's wait, or the route answers a temporary error or
+ * nothing at all. A permanent refusal fails it on the spot. It is on one route at a time, and
+ * reaches a second only when the first never answered (which may then have sent it).
  */
-export function createSmppCarrier(
-  config: SmppConfig,
-  deps: { log: Logger; onReceipt: (receipt: Receipt) => Promise<boolean> },
-): SmppCarrier {
+export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrierDeps): SmppCarrier {
   const log = deps.log.child({ carrier: SMPP_CARRIER });
-  const window = new Window(config.window);
-  const rate = new RateLimiter(config.tps);
-  const tlvName = (tag: number) => `dlt_tlv_${tag.toString(16)}`;
-  for (const tag of [config.tlv.entityId, config.tlv.templateId, config.tlv.tm]) {
-    smpp.addTLV(tlvName(tag), { id: tag, type: smpp.types.tlv.buffer });
-  }
-
-  const links: Link[] = [];
-  let started = false;
-  let closing = false;
-  const pending = new Set<(result: Pdu | undefined) => void>();
+  const meter = deps.meter ?? unmetered;
+  const acceptedAt = new Map<string, { route: string; at: number }>();
   let bindWaiters: Array<() => void> = [];
 
-  function start(): void {
-    if (started) return;
-    started = true;
-    const modes: Link["mode"][] =
-      config.bindMode === "transceiver" ? ["bind_transceiver"] : ["bind_transmitter", "bind_receiver"];
-    for (const mode of modes) connect(mode, 0);
-  }
-
-  function connect(mode: Link["mode"], failures: number): void {
-    if (closing) return;
-    const session = smpp.connect({
-      host: config.host,
-      port: config.port,
-      tls: config.tls,
-      auto_enquire_link_period: ENQUIRE_LINK_MS,
-    });
-    const link: Link = { session, mode, bound: false };
-    links.push(link);
-    let retried = false;
-    const retry = (reason: string) => {
-      if (retried) return;
-      retried = true;
-      const wasBound = link.bound;
-      link.bound = false;
-      links.splice(links.indexOf(link), 1);
-      failInFlight();
-      if (closing) return;
-      if (wasBound) log.warn({ mode, reason }, "SMPP link lost");
-      const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** (wasBound ? 0 : failures));
-      setTimeout(() => connect(mode, wasBound ? 0 : failures + 1), delay).unref();
-    };
-    session.on(config.tls ? "secureConnect" : "connect", () => {
-      session[mode](
+  const links = routes.map(
+    (route) =>
+      new SmppRouteLink(
+        route,
         {
-          system_id: config.systemId,
-          password: config.password,
-          system_type: config.systemType,
-          interface_version: 0x34,
+          log,
+          meter,
+          onReceipt: (receipt) => storeReceipt(receipt),
+          onBound: () => {
+            const waiters = bindWaiters;
+            bindWaiters = [];
+            for (const wake of waiters) wake();
+          },
         },
-        (pdu: Pdu) => {
-          if (pdu.command_status !== errors.ESME_ROK) {
-            log.error({ mode, status: statusName(pdu.command_status) }, "SMPP bind refused");
-            session.destroy();
-            return;
-          }
-          link.bound = true;
-          log.info({ mode, host: config.host, port: config.port }, "SMPP bound");
-          const waiters = bindWaiters;
-          bindWaiters = [];
-          for (const wake of waiters) wake();
-        },
-      );
-    });
-    session.on("deliver_sm", (pdu: Pdu) => void handleDeliverSm(session, pdu));
-    session.on("enquire_link", (pdu: Pdu) => session.send(pdu.response()));
-    session.on("unbind", (pdu: Pdu) => {
-      log.info({ mode }, "SMSC asked to unbind");
-      session.send(pdu.response());
-      session.close();
-    });
-    session.on("error", (error: Error) => {
-      log.warn({ mode, err: error.message }, "SMPP connection error");
-      retry(error.message);
-    });
-    session.on("close", () => retry("closed"));
+        SMPP_CARRIER,
+      ),
+  );
+  const order = new RouteOrder(links.map((link) => ({ ...link.config, link })));
+
+  async function storeReceipt(receipt: Receipt): Promise<boolean> {
+    const stored = await deps.onReceipt(receipt);
+    if (stored) {
+      const key = acceptanceKey(receipt.carrier, receipt.carrierMessageId);
+      const accepted = acceptedAt.get(key);
+      acceptedAt.delete(key);
+      // Acceptances from before this process started are not known here: no latency for them.
+      if (accepted) meter.receipt(accepted.route, Math.max(0, (Date.now() - accepted.at) / 1000));
+    }
+    return stored;
   }
 
-  /** A drop loses the responses of everything in flight: those sends are retried (at-least-once). */
-  function failInFlight(): void {
-    for (const settle of [...pending]) settle(undefined);
+  function remember(link: SmppRouteLink, ids: string[]): void {
+    const at = Date.now();
+    for (const id of ids) {
+      if (acceptedAt.size >= ACCEPTANCES_KEPT) {
+        const oldest = acceptedAt.keys().next().value;
+        if (oldest !== undefined) acceptedAt.delete(oldest);
+      }
+      acceptedAt.set(acceptanceKey(link.receiptCarrier, id), { route: link.name, at });
+    }
   }
 
-  function transmitter(): Session | undefined {
-    return links.find((l) => l.bound && l.mode !== "bind_receiver")?.session;
+  function start(): void {
+    for (const link of links) link.start();
   }
 
-  async function waitForBind(ms: number): Promise<Session | undefined> {
-    const ready = transmitter();
-    if (ready) return ready;
+  async function waitForAnyBind(ms: number): Promise<void> {
+    if (links.some((link) => link.bound)) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
       bindWaiters.push(() => {
@@ -151,79 +98,52 @@ export function createSmppCarrier(
         resolve();
       });
     });
-    return transmitter();
   }
 
-  async function handleDeliverSm(session: Session, pdu: Pdu): Promise<void> {
-    const esmClass = Number(pdu.esm_class ?? 0);
-    const text = messageText(pdu.short_message);
-    const parsed = esmClass & ESM_CLASS_RECEIPT ? parseReceiptText(text) : undefined;
-    if (parsed) {
-      const id =
-        typeof pdu.receipted_message_id === "string" && pdu.receipted_message_id
-          ? pdu.receipted_message_id
-          : parsed.id;
-      const receipt = toReceipt(SMPP_CARRIER, id, parsed);
-      // The receipt can overtake the record of the submit; acknowledge only once it is stored.
-      for (let attempt = 0; attempt < RECEIPT_RETRIES; attempt++) {
-        try {
-          if (await deps.onReceipt(receipt)) break;
-        } catch (error) {
-          log.error({ err: error, carrier_message_id: id }, "storing a delivery receipt failed");
-        }
-        if (attempt === RECEIPT_RETRIES - 1)
-          log.warn({ carrier_message_id: id }, "receipt for an unknown message id");
-        else await sleep(RECEIPT_RETRY_MS);
+  /**
+   * A route for the message, with a place in its window taken: the usable routes in selection
+   * order, each for at most its window wait; then whichever bound route has room first.
+   */
+  async function takeRoute(skip: ReadonlySet<string>): Promise<SmppRouteLink | undefined> {
+    for (const { link } of order.next(({ link }) => !skip.has(link.name) && link.usable())) {
+      if (await link.acquire()) {
+        if (begin(link)) return link;
       }
     }
-    session.send(pdu.response());
+    const open = links.filter((link) => !skip.has(link.name) && link.bound && link.breaker.allows());
+    if (open.length === 0) return undefined;
+    const link = await firstWithRoom(open, Math.max(...open.map((l) => l.config.submitTimeoutMs)));
+    return link && begin(link) ? link : undefined;
   }
 
-  async function submit(session: Session, params: Record<string, unknown>): Promise<Pdu | undefined> {
-    // Inside the window, so a throttle answer holds back every submit not yet on the wire.
-    await window.acquire();
-    try {
-      await rate.take();
-      return await new Promise<Pdu | undefined>((resolve) => {
-        const settle = (pdu: Pdu | undefined) => {
-          clearTimeout(timer);
-          pending.delete(settle);
-          resolve(pdu);
-        };
-        const timer = setTimeout(() => settle(undefined), RESPONSE_TIMEOUT_MS);
-        pending.add(settle);
-        if (session.send(new smpp.PDU("submit_sm", params), settle) === false) settle(undefined);
-      });
-    } finally {
-      window.release();
+  /** The route goes ahead if it is still bound and its circuit still lets the message through. */
+  function begin(link: SmppRouteLink): boolean {
+    if (link.bound && link.breaker.allows()) {
+      link.breaker.begin();
+      return true;
     }
+    link.release();
+    return false;
   }
 
-  function submitParams(message: OutboundMessage): Array<Record<string, unknown>> {
-    const base: Record<string, unknown> = {
-      source_addr: message.sender ?? "",
-      source_addr_ton: config.source.ton,
-      source_addr_npi: config.source.npi,
-      destination_addr: message.to.replace(/^\+/, ""),
-      dest_addr_ton: config.destination.ton,
-      dest_addr_npi: config.destination.npi,
-      registered_delivery: 1,
-      data_coding: message.encoding === "gsm7" ? 0 : 8,
-      [tlvName(config.tlv.entityId)]: Buffer.from(message.entityId ?? ""),
-      [tlvName(config.tlv.templateId)]: Buffer.from(message.templateId ?? ""),
-      ...(config.tmId ? { [tlvName(config.tlv.tm)]: Buffer.from(config.tmId) } : {}),
-    };
-    const parts = splitSms(message.text);
-    if (parts.length === 1) return [{ ...base, short_message: encode(message.text, message.encoding) }];
-    const reference = randomInt(256);
-    return parts.map((part, index) => ({
-      ...base,
-      esm_class: ESM_CLASS_UDHI,
-      short_message: {
-        udh: Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]),
-        message: encode(part, message.encoding),
-      },
-    }));
+  async function firstWithRoom(candidates: SmppRouteLink[], timeoutMs: number) {
+    const controller = new AbortController();
+    const tries = candidates.map((link) =>
+      link.acquire({ timeoutMs, signal: controller.signal }).then((got) => (got ? link : undefined)),
+    );
+    const winner = await new Promise<SmppRouteLink | undefined>((resolve) => {
+      let left = tries.length;
+      for (const attempt of tries) {
+        void attempt.then((link) => {
+          left -= 1;
+          if (link || left === 0) resolve(link);
+        });
+      }
+    });
+    controller.abort();
+    // A place granted to another route in the same instant goes back.
+    for (const attempt of tries) void attempt.then((link) => link && link !== winner && link.release());
+    return winner;
   }
 
   return {
@@ -231,91 +151,76 @@ export function createSmppCarrier(
     start,
     async send(message: OutboundMessage): Promise<SendResult> {
       start();
-      const session = await waitForBind(5_000);
-      if (!session) {
-        return {
-          outcome: "retryable",
-          errorCode: "smsc_unavailable",
-          errorMessage: "Not bound to the SMSC.",
-          retryAfterSeconds: 2,
-        };
-      }
-      const ids: string[] = [];
-      for (const params of submitParams(message)) {
-        const response = await submit(session, params);
-        if (!response) {
+      await waitForAnyBind(BIND_WAIT_MS);
+      const skip = new Set(message.avoidRoutes ?? []);
+      let last: SendResult | undefined;
+      for (;;) {
+        const link = await takeRoute(skip);
+        if (!link) break;
+        skip.add(link.name);
+        const attempt = await link.send(message);
+        if (attempt.kind === "accepted") {
+          remember(link, attempt.carrierMessageIds);
           return {
-            outcome: "retryable",
-            errorCode: "smsc_no_response",
-            errorMessage: "The SMSC did not answer the submit.",
+            outcome: "accepted",
+            carrierMessageIds: attempt.carrierMessageIds,
+            route: { name: link.name, receiptCarrier: link.receiptCarrier },
           };
         }
-        const status = response.command_status;
-        if (status === errors.ESME_ROK) {
-          ids.push(String(response.message_id));
-          continue;
-        }
-        const name = statusName(status);
-        if (RETRYABLE_STATUSES.has(status)) {
-          rate.holdFor(THROTTLE_PAUSE_MS);
+        if (attempt.kind === "refused") {
           return {
-            outcome: "retryable",
-            errorCode: name.toLowerCase(),
-            errorMessage: `The SMSC answered ${name}.`,
+            outcome: "permanent",
+            errorCode: attempt.status.toLowerCase(),
+            errorMessage: `The SMSC refused the message: ${attempt.status}.`,
           };
         }
-        return {
-          outcome: "permanent",
-          errorCode: name.toLowerCase(),
-          errorMessage: `The SMSC refused the message: ${name}.`,
-        };
+        last = temporaryResult(attempt);
+        // Parts already accepted here stay here: the message is tried again whole, later.
+        if (attempt.partial) return last;
+        log.debug(
+          { message_id: message.id, route: link.name, error: last.errorCode },
+          "trying the next route",
+        );
       }
-      return { outcome: "accepted", carrierMessageIds: ids };
+      return last ?? unavailable(links);
     },
-    status: () => ({ bound: transmitter() !== undefined, window: config.window, in_flight: window.inUse }),
+    status: () => ({
+      bound: links.some((link) => link.bound),
+      window: links.reduce((sum, link) => sum + link.config.window, 0),
+      in_flight: links.reduce((sum, link) => sum + link.state().inFlight, 0),
+    }),
+    routes: () => links.map((link) => link.state()),
     async close() {
-      closing = true;
-      failInFlight();
-      await Promise.all(
-        links.map(
-          ({ session, bound }) =>
-            new Promise<void>((resolve) => {
-              if (!bound) {
-                session.destroy();
-                return resolve();
-              }
-              const timer = setTimeout(() => session.destroy(() => resolve()), 2_000);
-              session.unbind({}, () => {
-                clearTimeout(timer);
-                session.close(() => resolve());
-              });
-            }),
-        ),
-      );
-      log.info("SMPP unbound");
+      await Promise.all(links.map((link) => link.close()));
     },
   };
 }
 
-function encode(text: string, encoding: OutboundMessage["encoding"]): Buffer {
-  return encoding === "gsm7" ? Buffer.from(toGsm7Septets(text)) : Buffer.from(text, "utf16le").swap16();
-}
-
-function messageText(shortMessage: unknown): string {
-  if (typeof shortMessage === "string") return shortMessage;
-  if (Buffer.isBuffer(shortMessage)) return shortMessage.toString("latin1");
-  if (shortMessage && typeof shortMessage === "object" && "message" in shortMessage) {
-    return messageText((shortMessage as { message: unknown }).message);
+function temporaryResult(attempt: Extract<RouteAttempt, { kind: "temporary" }>) {
+  if (attempt.status === undefined) {
+    return {
+      outcome: "retryable",
+      errorCode: "smsc_no_response",
+      errorMessage: "The SMSC did not answer the submit.",
+    } as const;
   }
-  return "";
+  return {
+    outcome: "retryable",
+    errorCode: attempt.status.toLowerCase(),
+    errorMessage: `The SMSC answered ${attempt.status}.`,
+  } as const;
 }
 
-const STATUS_NAMES = new Map(Object.entries(errors).map(([name, code]) => [code, name]));
-
-function statusName(status: number): string {
-  return STATUS_NAMES.get(status) ?? `ESME_0x${status.toString(16).padStart(4, "0")}`;
+function unavailable(links: SmppRouteLink[]): SendResult {
+  const bound = links.some((link) => link.bound);
+  return {
+    outcome: "retryable",
+    errorCode: "smsc_unavailable",
+    errorMessage: bound ? "No SMSC route can take the message now." : "Not bound to the SMSC.",
+    retryAfterSeconds: 2,
+  };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function acceptanceKey(receiptCarrier: string, carrierMessageId: string): string {
+  return `${receiptCarrier}\u0000${carrierMessageId}`;
 }

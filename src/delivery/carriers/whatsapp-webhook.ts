@@ -38,7 +38,7 @@ export function whatsappWebhookRoutes(app: App, ctx: AppContext, config: WhatsAp
     {
       schema: {
         summary: "WhatsApp webhook subscription handshake (called by Meta)",
-        tags: ["Webhooks"],
+        hide: true,
         querystring: HandshakeQuery,
       },
     },
@@ -71,7 +71,7 @@ export function whatsappWebhookRoutes(app: App, ctx: AppContext, config: WhatsAp
         bodyLimit: WHATSAPP_WEBHOOK_BODY_LIMIT_BYTES,
         schema: {
           summary: "WhatsApp message status webhook (called by Meta, signed with the app secret)",
-          tags: ["Webhooks"],
+          hide: true,
         },
       },
       async (request) => {

@@ -1,6 +1,7 @@
 import type { Config } from "../../config.js";
 import type { AppContext } from "../../context.js";
 import type { Carriers } from "../carrier.js";
+import { meteredCarrier } from "../metered-carrier.js";
 import { applyReceipt } from "../status.js";
 import { createSandboxCarrier } from "./sandbox.js";
 import { createSmppCarrier } from "./smpp.js";
@@ -25,12 +26,17 @@ export function createCarriers(
     carriers.sms = createSmppCarrier(settings.smpp, {
       log: ctx.log,
       onReceipt: (receipt) => applyReceipt(ctx, receipt),
+      meter: ctx.metrics.carriers,
     });
   }
+  // One provider API each: their submits are counted under a route named after the carrier.
   if (settings.whatsapp && !carriers.whatsapp) {
-    carriers.whatsapp = createWhatsAppCarrier(settings.whatsapp, { log: ctx.log });
+    const whatsapp = createWhatsAppCarrier(settings.whatsapp, { log: ctx.log });
+    carriers.whatsapp = meteredCarrier(whatsapp, ctx.metrics.carriers);
   }
-  if (settings.voice && !carriers.voice)
-    carriers.voice = createVoiceCarrier(settings.voice, { log: ctx.log });
+  if (settings.voice && !carriers.voice) {
+    const voice = createVoiceCarrier(settings.voice, { log: ctx.log });
+    carriers.voice = meteredCarrier(voice, ctx.metrics.carriers);
+  }
   return { sandbox: createSandboxCarrier(), live: carriers };
 }

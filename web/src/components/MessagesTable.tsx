@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Message } from "../api";
-import { channelLabel, formatInr, formatShortDateTime } from "../format";
+import { channelLabel, formatDateTime, formatInr, formatShortDateTime } from "../format";
 import { StatusBadge } from "./StatusBadge";
 
 export function MessagesTable({ messages, caption }: { messages: Message[]; caption: string }) {
@@ -41,12 +41,25 @@ export function MessagesTable({ messages, caption }: { messages: Message[]; capt
                 {message.segments}
               </td>
               <td data-label="Cost" className="numeric mono">
-                {formatInr(message.cost)}
+                <Cost message={message} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The charge; a refunded one struck through, with the refund beside it. */
+export function Cost({ message }: { message: Message }) {
+  if (!message.refund) return <>{formatInr(message.cost)}</>;
+  return (
+    <span
+      className="cost-refunded"
+      title={`${formatInr(message.refund.amount)} refunded ${formatDateTime(message.refund.refunded_at)}`}
+    >
+      <s>{formatInr(message.cost)}</s> <span className="refund-tag">refunded</span>
+    </span>
   );
 }

@@ -6,9 +6,8 @@ import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../
 import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { SecretReveal } from "../components/SecretReveal";
-import { EnvironmentBadge } from "../components/StatusBadge";
 import { useEnvironment } from "../environment";
-import { formatDateTime, formatRelative } from "../format";
+import { formatDate, formatDateTime, formatRelative } from "../format";
 import { useResource } from "../use-resource";
 
 const GRACE_PERIODS: ReadonlyArray<{ seconds: number; label: string; explain: string }> = [
@@ -148,7 +147,6 @@ function KeysTable({
         <thead>
           <tr>
             <th scope="col">Label</th>
-            <th scope="col">Environment</th>
             <th scope="col">Key</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
@@ -161,17 +159,16 @@ function KeysTable({
         <tbody>
           {keys.map((key) => (
             <tr key={key.id}>
-              <td data-label="Label">
+              <td data-label="Label" className="key-label">
                 {key.label ? <strong>{key.label}</strong> : <span className="muted">No label</span>}
-              </td>
-              <td data-label="Environment">
-                <EnvironmentBadge environment={key.environment} />
               </td>
               <td data-label="Key" className="mono nowrap">
                 {key.prefix}…
               </td>
               <td data-label="Created" className="nowrap">
-                {formatDateTime(key.created_at)}
+                <time dateTime={key.created_at} title={formatDateTime(key.created_at)}>
+                  {formatDate(key.created_at)}
+                </time>
               </td>
               <td data-label="Last used" className="nowrap">
                 {key.last_used_at ? (
@@ -184,9 +181,13 @@ function KeysTable({
               </td>
               <td data-label="Expires" className="nowrap">
                 {key.expires_at ? (
-                  <span className="badge badge-amber" title={formatDateTime(key.expires_at)}>
-                    {formatDateTime(key.expires_at)}
-                  </span>
+                  <time
+                    className="badge badge-amber"
+                    dateTime={key.expires_at}
+                    title={formatDateTime(key.expires_at)}
+                  >
+                    {formatRelative(key.expires_at)}
+                  </time>
                 ) : (
                   <span className="muted">—</span>
                 )}

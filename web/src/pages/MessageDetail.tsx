@@ -2,6 +2,7 @@ import { type ReactNode, useCallback } from "react";
 import { Link, useParams } from "react-router";
 import { ApiError, api, type MessageDetail } from "../api";
 import { EmptyState, ErrorNotice, Loading } from "../components/Feedback";
+import { Cost } from "../components/MessagesTable";
 import { PageHeader } from "../components/PageHeader";
 import { StatusBadge } from "../components/StatusBadge";
 import { useEnvironment } from "../environment";
@@ -63,8 +64,13 @@ function MessageDetails({ message }: { message: MessageDetail }) {
             {message.segments}
           </Fact>
           <Fact term="Cost" mono>
-            {formatInr(message.cost)}
+            <Cost message={message} />
           </Fact>
+          {message.refund ? (
+            <Fact term="Refund">
+              {formatInr(message.refund.amount)} back to the {message.environment} balance
+            </Fact>
+          ) : null}
           <Fact term="Sender" mono>
             {message.sender ?? "—"}
           </Fact>
@@ -101,6 +107,14 @@ function MessageDetails({ message }: { message: MessageDetail }) {
                 <time dateTime={step.at}>{formatDateTime(step.at)}</time>
               </li>
             ))}
+            {message.refund ? (
+              <li>
+                <span className="badge badge-green">Refunded {formatInr(message.refund.amount)}</span>
+                <time dateTime={message.refund.refunded_at}>
+                  {formatDateTime(message.refund.refunded_at)}
+                </time>
+              </li>
+            ) : null}
           </ol>
         </section>
 

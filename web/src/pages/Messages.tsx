@@ -136,7 +136,8 @@ export function MessagesPage() {
               type="search"
               inputMode="tel"
               className="mono"
-              placeholder="+919876543210"
+              placeholder="9876543210 or its last digits"
+              title="A full number, a 10-digit Indian mobile (+91 is assumed), or the last 4 digits or more"
               value={toDraft}
               onChange={(event) => setToDraft(event.target.value)}
             />
@@ -159,21 +160,25 @@ export function MessagesPage() {
       </form>
 
       <ErrorNotice error={errors.form} />
-      <section className="card card-flush" aria-label="Message list">
-        {firstPage.loading && !firstPage.data ? <Loading /> : null}
-        {firstPage.data && messages.length === 0 ? (
-          <EmptyState title={filtered ? "No messages match these filters" : `No ${environment} messages yet`}>
-            <p>
-              {filtered
-                ? "Try another status, channel or number, or clear the filters."
-                : `Messages sent with a ${environment} key appear here as soon as they are queued.`}
-            </p>
-          </EmptyState>
-        ) : null}
-        {messages.length > 0 ? (
-          <MessagesTable messages={messages} caption={`${environment} messages`} />
-        ) : null}
-      </section>
+      {firstPage.error && !firstPage.data && messages.length === 0 ? null : (
+        <section className="card card-flush" aria-label="Message list">
+          {firstPage.loading && !firstPage.data ? <Loading /> : null}
+          {firstPage.data && messages.length === 0 ? (
+            <EmptyState
+              title={filtered ? "No messages match these filters" : `No ${environment} messages yet`}
+            >
+              <p>
+                {filtered
+                  ? "Try another status, channel or number, or clear the filters."
+                  : `Messages sent with a ${environment} key appear here as soon as they are queued.`}
+              </p>
+            </EmptyState>
+          ) : null}
+          {messages.length > 0 ? (
+            <MessagesTable messages={messages} caption={`${environment} messages`} />
+          ) : null}
+        </section>
+      )}
       <ErrorNotice error={moreError} />
       {hasMore ? (
         <div className="load-more">

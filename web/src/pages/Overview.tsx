@@ -47,7 +47,7 @@ export function OverviewPage() {
         />
       </div>
 
-      <GettingStarted />
+      <GettingStarted sandboxBalance={overview.data?.balances.sandbox} />
 
       <section className="card" aria-labelledby="latest-messages">
         <div className="card-header">
@@ -125,7 +125,7 @@ function AddTestCredits({ onAdded }: { onAdded(balance: string): void }) {
   return (
     <div className="balance-action">
       <button type="button" className="button button-sandbox" onClick={add} disabled={busy}>
-        {busy ? "Adding…" : `Add ${formatInr("100")} test credits`}
+        {busy ? "Adding…" : `Add ${formatInr(TEST_CREDITS)} test credits`}
       </button>
       <ErrorNotice error={error} />
       {added ? <SuccessNotice>Added {formatInr(TEST_CREDITS)} of test credits.</SuccessNotice> : null}
@@ -156,10 +156,11 @@ async function loadProgress(signal: AbortSignal): Promise<Progress> {
   };
 }
 
-function GettingStarted() {
+function GettingStarted({ sandboxBalance }: { sandboxBalance: string | undefined }) {
   const progress = useResource(loadProgress);
-  if (!progress.data) return null;
-  const steps: Array<{ done: boolean; title: string; detail: string; to: string; action: string }> = [
+  if (!progress.data || sandboxBalance === undefined) return null;
+  const funded = /[1-9]/.test(sandboxBalance);
+  const steps: Array<{ done: boolean; title: string; detail: string; to?: string; action?: string }> = [
     {
       done: progress.data.senderAndTemplate,
       title: "Register a sender and a template",
@@ -180,6 +181,12 @@ function GettingStarted() {
       detail: "Sandbox keys spend test credits and deliver to the sandbox inbox only.",
       to: "/developers/keys",
       action: "API keys",
+    },
+    {
+      done: funded || progress.data.otpSent,
+      title: "Add test credits",
+      detail:
+        "Sandbox messages are charged like live ones, in test money: add some to the sandbox balance above.",
     },
     {
       done: progress.data.otpSent,
@@ -220,7 +227,7 @@ function GettingStarted() {
               </strong>
               <span className="muted">{step.detail}</span>
             </div>
-            {step.done ? null : (
+            {step.done || !step.to ? null : (
               <Link to={step.to} className="button button-small">
                 {step.action}
               </Link>

@@ -134,29 +134,45 @@ function HighlightedCodes({ text }: { text: string }) {
   );
 }
 
+/**
+ * A first send that works on a fresh install: a WhatsApp passcode needs no template or sender in
+ * the sandbox (an SMS one needs both, chosen in the OTP settings), only a key and test credits.
+ */
 function EmptyInbox() {
   const curlRef = useRef<HTMLPreElement>(null);
   const curl = [
     `curl ${window.location.origin}/v2/otp/send \\`,
     `  -H "Authorization: Bearer dk_sandbox_…" \\`,
     `  -H "Content-Type: application/json" \\`,
-    `  -d '{"to":"+919876543210"}'`,
+    `  -d '{"to":"+919876543210","channel":"whatsapp"}'`,
   ].join("\n");
   return (
     <EmptyState title="Nothing delivered yet">
-      <p>
-        Send a passcode with a sandbox key (create one under <Link to="/developers/keys">API keys</Link>) and
-        it appears here within a second or two, no reload needed:
-      </p>
+      <p>Send a test passcode and it appears here within a second or two, no reload needed:</p>
+      <ol className="steps">
+        <li>
+          Create a sandbox key under <Link to="/developers/keys">API keys</Link>.
+        </li>
+        <li>
+          Add test credits on the <Link to="/">Overview</Link>: sandbox messages are charged like live ones,
+          in test money.
+        </li>
+        <li>Run this with your key in place of dk_sandbox_…:</li>
+      </ol>
       <div className="code-block">
+        <div className="code-block-bar">
+          <span>Shell</span>
+          <CopyButton text={curl} label="Copy command" fallbackTarget={() => curlRef.current} />
+        </div>
         <pre ref={curlRef} className="mono">
           {curl}
         </pre>
-        <CopyButton text={curl} label="Copy command" fallbackTarget={() => curlRef.current} />
       </div>
       <p className="muted small">
-        SMS passcodes need an OTP template: set it under <Link to="/otp">OTP settings</Link>. WhatsApp and
-        voice need no setup in the sandbox.
+        WhatsApp and voice passcodes need no set-up in the sandbox. For SMS, add a sender and a template with{" "}
+        <span className="mono">{"{#otp#}"}</span> under <Link to="/templates">Templates &amp; senders</Link>,
+        choose them in the <Link to="/otp">OTP settings</Link>, then send without{" "}
+        <span className="mono">"channel"</span>.
       </p>
     </EmptyState>
   );

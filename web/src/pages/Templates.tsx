@@ -1,13 +1,16 @@
 import { type FormEvent, useCallback, useMemo, useState } from "react";
 import {
+  ApiError,
   api,
   type NewTemplate,
   type Sender,
   TEMPLATE_CATEGORIES,
   type Template,
   type TemplateCategory,
+  type TemplateChange,
 } from "../api";
 import { ConfirmDialog } from "../components/ConfirmDialog";
+import { Dialog } from "../components/Dialog";
 import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
 import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
@@ -206,7 +209,9 @@ function TemplatesSection({
   onTemplateChanged(template: Template): void;
 }) {
   const [adding, setAdding] = useState(false);
-  const [added, setAdded] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  const [dialog, setDialog] = useState<{ kind: "edit" | "remove"; template: Template } | undefined>();
+  const close = () => setDialog(undefined);
 
   return (
     <section className="card" aria-labelledby="templates-title">
@@ -218,24 +223,38 @@ function TemplatesSection({
             className="button button-primary"
             onClick={() => {
               setAdding(true);
-              setAdded(undefined);
+              setNotice(undefined);
             }}
           >
             Add template
           </button>
         )}
       </div>
-      {added ? <SuccessNotice>Template {added} added.</SuccessNotice> : null}
+      {notice ? <SuccessNotice>{notice}</SuccessNotice> : null}
       {adding ? (
-        <AddTemplateForm
-          senders={senders}
-          onCancel={() => setAdding(false)}
-          onAdded={(template) => {
-            setAdding(false);
-            setAdded(template.name);
-            onChanged();
-          }}
-        />
+        <div className="panel">
+          <h3 id="add-template-title" className="panel-title">
+            Add a DLT template
+          </h3>
+          <TemplateForm
+            labelledBy="add-template-title"
+            senders={senders}
+            submitLabel="Add template"
+            busyLabel="Adding…"
+            onCancel={() => setAdding(false)}
+            onSubmit={async (form) => {
+              const template = await api.addTemplate({
+                ...form,
+                template_id: form.template_id.trim(),
+                entity_id: form.entity_id.trim(),
+                name: form.name.trim(),
+              });
+              setAdding(false);
+              setNotice(`Template ${template.name} added.`);
+              onChanged();
+            }}
+          />
+        </div>
       ) : null}
       <ErrorNotice error={error} />
       {loading && !templates ? <Loading /> : null}
@@ -253,7 +272,57 @@ function TemplatesSection({
         </EmptyState>
       ) : null}
       {templates && templates.length > 0 ? (
-        <TemplatesTable templates={templates} onTemplateChanged={onTemplateChanged} />
+        <TemplatesTable
+          templates={templates}
+          onTemplateChanged={onTemplateChanged}
+          onEdit={(template) => {
+            setNotice(undefined);
+            setDialog({ kind: "edit", template });
+          }}
+          onRemove={(template) => {
+            setNotice(undefined);
+            setDialog({ kind: "remove", template });
+          }}
+        />
+      ) : null}
+
+      {dialog?.kind === "edit" ? (
+        <Dialog title={`Edit template ${dialog.template.name}`} onClose={close} size="wide">
+          <EditTemplateForm
+            template={dialog.template}
+            senders={senders}
+            onCancel={close}
+            onSaved={(template) => {
+              close();
+              if (template) {
+                onTemplateChanged(template);
+                setNotice(`Template ${template.name} saved.`);
+              }
+            }}
+          />
+        </Dialog>
+      ) : null}
+      {dialog?.kind === "remove" ? (
+        <ConfirmDialog
+          title={`Remove template ${dialog.template.name}?`}
+          confirmLabel="Remove template"
+          busyLabel="Removing…"
+          onConfirm={async () => {
+            await api.removeTemplate(dialog.template.template_id);
+            close();
+            setNotice(`Template ${dialog.template.name} removed.`);
+            onChanged();
+          }}
+          onClose={close}
+        >
+          <p>
+            Sends with template id <span className="mono">{dialog.template.template_id}</span> will be refused
+            from then on, in live and sandbox. Messages already queued still go out with their text.
+          </p>
+          <p className="muted small">
+            This cannot be undone. To stop using it for a while, deactivate it instead.
+          </p>
+        </ConfirmDialog>
       ) : null}
     </section>
   );
@@ -262,9 +331,13 @@ function TemplatesSection({
 function TemplatesTable({
   templates,
   onTemplateChanged,
+  onEdit,
+  onRemove,
 }: {
   templates: Template[];
   onTemplateChanged(template: Template): void;
+  onEdit(template: Template): void;
+  onRemove(template: Template): void;
 }) {
   return (
     <div className="table-wrap">
@@ -284,7 +357,13 @@ function TemplatesTable({
         </thead>
         <tbody>
           {templates.map((template) => (
-            <TemplateRow key={template.id} template={template} onChanged={onTemplateChanged} />
+            <TemplateRow
+              key={template.id}
+              template={template}
+              onChanged={onTemplateChanged}
+              onEdit={() => onEdit(template)}
+              onRemove={() => onRemove(template)}
+            />
           ))}
         </tbody>
       </table>
@@ -292,7 +371,17 @@ function TemplatesTable({
   );
 }
 
-function TemplateRow({ template, onChanged }: { template: Template; onChanged(template: Template): void }) {
+function TemplateRow({
+  template,
+  onChanged,
+  onEdit,
+  onRemove,
+}: {
+  template: Template;
+  onChanged(template: Template): void;
+  onEdit(): void;
+  onRemove(): void;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | undefined>();
   const active = template.status === "active";
@@ -328,46 +417,147 @@ function TemplateRow({ template, onChanged }: { template: Template; onChanged(te
         <StatusBadge status={template.status} />
       </td>
       <td data-label="Actions" className="actions-cell">
-        <button
-          type="button"
-          className="button button-small"
-          onClick={toggle}
-          disabled={busy}
-          aria-label={`${active ? "Deactivate" : "Activate"} template ${template.name}`}
-        >
-          {active ? "Deactivate" : "Activate"}
-        </button>
+        <div className="row-actions row-actions-stacked">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={onEdit}
+            aria-label={`Edit template ${template.name}`}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={toggle}
+            disabled={busy}
+            aria-label={`${active ? "Deactivate" : "Activate"} template ${template.name}`}
+          >
+            {active ? "Deactivate" : "Activate"}
+          </button>
+          <button
+            type="button"
+            className="button button-small button-ghost-danger"
+            onClick={onRemove}
+            aria-label={`Remove template ${template.name}`}
+          >
+            Remove
+          </button>
+        </div>
         <ErrorNotice error={error} />
       </td>
     </tr>
   );
 }
 
-const TEMPLATE_FIELDS = ["template_id", "entity_id", "name", "category", "senders", "content"] as const;
+/** The fields of an edit that differ from the template as it is; empty when nothing changed. */
+function changesOf(template: Template, form: NewTemplate): TemplateChange {
+  const change: TemplateChange = {};
+  const name = form.name.trim();
+  const entityId = form.entity_id.trim();
+  if (name !== template.name) change.name = name;
+  if (entityId !== template.entity_id) change.entity_id = entityId;
+  if (form.category !== template.category) change.category = form.category;
+  const sameSenders =
+    form.senders.length === template.senders.length &&
+    form.senders.every((sender) => template.senders.includes(sender));
+  if (!sameSenders) change.senders = form.senders;
+  if (form.content.trim() !== template.content) change.content = form.content;
+  return change;
+}
 
-function AddTemplateForm({
+function EditTemplateForm({
+  template,
   senders,
   onCancel,
-  onAdded,
+  onSaved,
 }: {
+  template: Template;
   senders: Sender[];
   onCancel(): void;
-  onAdded(template: Template): void;
+  /** With the saved template, or nothing when no field had changed. */
+  onSaved(template: Template | undefined): void;
 }) {
-  const [form, setForm] = useState<NewTemplate>({
-    template_id: "",
-    entity_id: "",
-    name: "",
-    category: "transactional",
-    senders: [],
-    content: "",
-  });
+  return (
+    <TemplateForm
+      labelledBy={undefined}
+      label={`Edit template ${template.name}`}
+      senders={senders}
+      initial={template}
+      submitLabel="Save changes"
+      busyLabel="Saving…"
+      note="Messages already sent or queued keep their text; new sends use the template as saved here."
+      onCancel={onCancel}
+      onSubmit={async (form) => {
+        const change = changesOf(template, form);
+        onSaved(
+          Object.keys(change).length === 0
+            ? undefined
+            : await api.updateTemplate(template.template_id, change),
+        );
+      }}
+    />
+  );
+}
+
+const TEMPLATE_FIELDS = ["template_id", "entity_id", "name", "category", "senders", "content"] as const;
+const EMPTY_TEMPLATE: NewTemplate = {
+  template_id: "",
+  entity_id: "",
+  name: "",
+  category: "transactional",
+  senders: [],
+  content: "",
+};
+
+/**
+ * The fields of a DLT template, to add one or, given `initial`, to edit it (its template id then
+ * stays as it is). Content is checked as it is typed by the server's own rule, and a refusal is
+ * shown once, under the content, whether it came from that check or from the server.
+ */
+function TemplateForm({
+  labelledBy,
+  label,
+  senders,
+  initial,
+  submitLabel,
+  busyLabel,
+  note,
+  onCancel,
+  onSubmit,
+}: {
+  labelledBy: string | undefined;
+  label?: string;
+  senders: Sender[];
+  initial?: Template;
+  submitLabel: string;
+  busyLabel: string;
+  note?: string;
+  onCancel(): void;
+  onSubmit(form: NewTemplate): Promise<void>;
+}) {
+  const [form, setForm] = useState<NewTemplate>(() =>
+    initial
+      ? {
+          template_id: initial.template_id,
+          entity_id: initial.entity_id,
+          name: initial.name,
+          category: initial.category,
+          senders: initial.senders,
+          content: initial.content,
+        }
+      : EMPTY_TEMPLATE,
+  );
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const preview = useMemo(() => previewContent(form.content), [form.content]);
+  const editing = initial !== undefined;
 
-  const update = <K extends keyof NewTemplate>(name: K, value: NewTemplate[K]) =>
+  const update = <K extends keyof NewTemplate>(name: K, value: NewTemplate[K]) => {
     setForm((current) => ({ ...current, [name]: value }));
+    // A refusal of the content is about the content as it was: new content gets checked afresh.
+    if (name === "content" && error instanceof ApiError && error.param === "content") setError(undefined);
+  };
 
   const toggleSender = (sender: string, checked: boolean) =>
     update(
@@ -375,19 +565,16 @@ function AddTemplateForm({
       checked ? [...form.senders, sender] : form.senders.filter((candidate) => candidate !== sender),
     );
 
-  const onSubmit = async (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (preview.problem) {
+      setError(new ApiError(400, "invalid_request", preview.problem, "content"));
+      return;
+    }
     setBusy(true);
     setError(undefined);
     try {
-      onAdded(
-        await api.addTemplate({
-          ...form,
-          template_id: form.template_id.trim(),
-          entity_id: form.entity_id.trim(),
-          name: form.name.trim(),
-        }),
-      );
+      await onSubmit(form);
     } catch (caught) {
       setError(caught);
       setBusy(false);
@@ -395,15 +582,27 @@ function AddTemplateForm({
   };
 
   const errors = formErrors(error, TEMPLATE_FIELDS);
+  // One message for the content: the live check's while it finds a problem (in the server's own
+  // words), otherwise what the server said about this very content (e.g. an OTP template's rule).
+  const contentError = (form.content.trim() ? preview.problem : undefined) ?? errors.field.content;
   return (
-    <form className="panel form" onSubmit={onSubmit} noValidate aria-labelledby="add-template-title">
-      <h3 id="add-template-title">Add a DLT template</h3>
+    <form
+      className="form"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby={labelledBy}
+      aria-label={labelledBy ? undefined : label}
+    >
       <ErrorNotice error={errors.form} />
       <div className="form-grid">
         <Field
           label="Template id"
           error={errors.field.template_id}
-          hint="The DLT content template id (digits)."
+          hint={
+            editing
+              ? "The DLT id stays; for another id, add a template."
+              : "The DLT content template id (digits)."
+          }
         >
           {(control) => (
             <input
@@ -413,6 +612,7 @@ function AddTemplateForm({
               autoComplete="off"
               placeholder="1107161234567890123"
               value={form.template_id}
+              disabled={editing}
               onChange={(event) => update("template_id", event.target.value)}
             />
           )}
@@ -482,7 +682,7 @@ function AddTemplateForm({
 
       <Field
         label="Content"
-        error={errors.field.content}
+        error={contentError}
         hint={
           <>
             Paste the approved text as it is. Bare <span className="mono">{"{#var#}"}</span> become var1,
@@ -519,16 +719,16 @@ function AddTemplateForm({
               ))
             )}
           </p>
-          {preview.problem ? <p className="field-error">{preview.problem}</p> : null}
         </div>
       ) : null}
 
+      {note ? <p className="muted small">{note}</p> : null}
       <div className="form-actions">
         <button type="button" className="button" onClick={onCancel}>
           Cancel
         </button>
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? "Adding…" : "Add template"}
+          {busy ? busyLabel : submitLabel}
         </button>
       </div>
     </form>

@@ -1,0 +1,373 @@
+import { randomInt } from "node:crypto";
+import smpp from "smpp";
+import { splitSms, toGsm7Septets } from "../../dlt/encoding.js";
+import type { Logger } from "../../logger.js";
+import type { OutboundMessage, Receipt } from "../carrier.js";
+import type { CarrierMeter, RouteState, SubmitOutcome } from "../carrier-meter.js";
+import { CircuitBreaker } from "./circuit-breaker.js";
+import { RateLimiter, Window } from "./flow-control.js";
+import type { SmppRoute } from "./smpp-config.js";
+import { parseReceiptText, toReceipt } from "./smpp-receipt.js";
+
+const { errors } = smpp;
+/** The SMSC is overloaded or failing for now: another route, or a later try, may do. */
+const TEMPORARY_STATUSES = new Set([errors.ESME_RTHROTTLED, errors.ESME_RMSGQFUL, errors.ESME_RSYSERR]);
+const THROTTLE_STATUSES = new Set([errors.ESME_RTHROTTLED, errors.ESME_RMSGQFUL]);
+const THROTTLE_PAUSE_MS = 1_000;
+const ENQUIRE_LINK_MS = 30_000;
+const RECONNECT_MIN_MS = 500;
+const RECONNECT_MAX_MS = 30_000;
+const RECEIPT_RETRIES = 10;
+const RECEIPT_RETRY_MS = 200;
+const ESM_CLASS_UDHI = 0x40;
+const ESM_CLASS_RECEIPT = 0x04;
+
+type Session = smpp.Session;
+type Pdu = smpp.PDU;
+
+interface Link {
+  session: Session;
+  mode: "bind_transceiver" | "bind_transmitter" | "bind_receiver";
+  bound: boolean;
+}
+
+/** How one message went on one route. */
+export type RouteAttempt =
+  | { kind: "accepted"; carrierMessageIds: string[] }
+  /** The SMSC refused a part for good. */
+  | { kind: "refused"; status: string }
+  /** A temporary error status, or no answer (`status` undefined): `partial` when earlier parts were accepted. */
+  | {
+      kind: "temporary";
+      status: string | undefined;
+      reason: "status" | "timeout" | "dropped";
+      partial: boolean;
+    };
+
+export interface SmppRouteDeps {
+  log: Logger;
+  meter: CarrierMeter;
+  /** A delivery receipt came in on this route; resolves true once stored, false for an unknown id. */
+  onReceipt: (receipt: Receipt) => Promise<boolean>;
+  /** A bind completed: messages waiting for any route may go. */
+  onBound: () => void;
+}
+
+/**
+ * One SMSC route over SMPP 3.4: binds (transceiver, or transmitter + receiver), keeps the link
+ * alive with enquire_link, re-binds with backoff after a drop, spaces submits to its rate and
+ * window, adds the DLT TLVs, splits long texts into UDH parts, turns delivery receipts into
+ * `Receipt`s, and keeps a circuit breaker on its answers.
+ */
+export class SmppRouteLink {
+  readonly name: string;
+  readonly breaker: CircuitBreaker;
+  /** The carrier name receipts of this route's SMSC account are stored and matched under. */
+  readonly receiptCarrier: string;
+  readonly #window: Window;
+  readonly #rate: RateLimiter;
+  readonly #log: Logger;
+  readonly #links: Link[] = [];
+  readonly #pending = new Set<PendingSettle>();
+  #started = false;
+  #closing = false;
+
+  constructor(
+    readonly config: SmppRoute,
+    private readonly deps: SmppRouteDeps,
+    carrierName: string,
+  ) {
+    this.name = config.name;
+    this.breaker = new CircuitBreaker(config.breaker);
+    this.receiptCarrier = `${carrierName}:${config.smsc}`;
+    this.#window = new Window(config.window);
+    this.#rate = new RateLimiter(config.tps);
+    this.#log = deps.log.child({ route: config.name });
+    for (const tag of [config.tlv.entityId, config.tlv.templateId, config.tlv.tm]) {
+      smpp.addTLV(tlvName(tag), { id: tag, type: smpp.types.tlv.buffer });
+    }
+  }
+
+  get bound(): boolean {
+    return this.#transmitter() !== undefined;
+  }
+
+  state(): RouteState {
+    return {
+      name: this.name,
+      bound: this.bound,
+      window: this.config.window,
+      inFlight: this.#window.inUse,
+      circuit: this.breaker.state,
+    };
+  }
+
+  /** Bound, circuit letting traffic through, and not paused by a throttle beyond the window wait. */
+  usable(): boolean {
+    return this.bound && this.breaker.allows() && this.#rate.delayMs() <= this.config.windowWaitMs;
+  }
+
+  /** A place in the window: waits at most the route's window wait unless told otherwise. */
+  acquire(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<boolean> {
+    return this.#window.acquire({ timeoutMs: this.config.windowWaitMs, ...options });
+  }
+
+  release(): void {
+    this.#window.release();
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const modes: Link["mode"][] =
+      this.config.bindMode === "transceiver" ? ["bind_transceiver"] : ["bind_transmitter", "bind_receiver"];
+    for (const mode of modes) this.#connect(mode, 0);
+  }
+
+  /**
+   * Sends a message's parts in order, the first in the window place the caller holds (the place
+   * is released before this returns). Stops at the first part not accepted.
+   */
+  async send(message: OutboundMessage): Promise<RouteAttempt> {
+    const ids: string[] = [];
+    let holding = true;
+    try {
+      for (const params of this.#submitParams(message)) {
+        if (!holding) await this.#window.acquire();
+        holding = true;
+        const session = this.#transmitter();
+        const answer: Answer = session ? await this.#submit(session, params) : { lost: "dropped" };
+        this.#window.release();
+        holding = false;
+        const partial = ids.length > 0;
+        if ("lost" in answer) {
+          this.#meter(answer.lost === "timeout" ? "timeout" : "temporary_error");
+          // A drop already shows as unbound; only a silent SMSC counts against the circuit.
+          if (answer.lost === "timeout") this.breaker.failed();
+          else this.breaker.abandon();
+          return { kind: "temporary", status: undefined, reason: answer.lost, partial };
+        }
+        const response = answer.pdu;
+        const status = response.command_status;
+        if (status === errors.ESME_ROK) {
+          this.#meter("accepted");
+          ids.push(String(response.message_id));
+          continue;
+        }
+        const name = statusName(status);
+        if (TEMPORARY_STATUSES.has(status)) {
+          this.#meter(THROTTLE_STATUSES.has(status) ? "throttled" : "temporary_error");
+          if (THROTTLE_STATUSES.has(status)) this.#rate.holdFor(THROTTLE_PAUSE_MS);
+          this.breaker.failed();
+          return { kind: "temporary", status: name, reason: "status", partial };
+        }
+        this.#meter("permanent_error");
+        // The SMSC answered: the route works, the message is what it refuses.
+        this.breaker.succeeded();
+        return { kind: "refused", status: name };
+      }
+    } finally {
+      if (holding) this.#window.release();
+    }
+    this.breaker.succeeded();
+    return { kind: "accepted", carrierMessageIds: ids };
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    this.#failInFlight();
+    await Promise.all(
+      this.#links.map(
+        ({ session, bound }) =>
+          new Promise<void>((resolve) => {
+            if (!bound) {
+              session.destroy();
+              return resolve();
+            }
+            const timer = setTimeout(() => session.destroy(() => resolve()), 2_000);
+            session.unbind({}, () => {
+              clearTimeout(timer);
+              session.close(() => resolve());
+            });
+          }),
+      ),
+    );
+    if (this.#started) this.#log.info("SMPP unbound");
+  }
+
+  #meter(outcome: SubmitOutcome): void {
+    this.deps.meter.submit(this.name, outcome);
+  }
+
+  #connect(mode: Link["mode"], failures: number): void {
+    if (this.#closing) return;
+    const { config } = this;
+    const log = this.#log;
+    const session = smpp.connect({
+      host: config.host,
+      port: config.port,
+      tls: config.tls,
+      auto_enquire_link_period: ENQUIRE_LINK_MS,
+    });
+    const link: Link = { session, mode, bound: false };
+    this.#links.push(link);
+    let retried = false;
+    const retry = (reason: string) => {
+      if (retried) return;
+      retried = true;
+      const wasBound = link.bound;
+      link.bound = false;
+      this.#links.splice(this.#links.indexOf(link), 1);
+      this.#failInFlight(session);
+      if (this.#closing) return;
+      if (wasBound) log.warn({ mode, reason }, "SMPP link lost");
+      const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** (wasBound ? 0 : failures));
+      setTimeout(() => this.#connect(mode, wasBound ? 0 : failures + 1), delay).unref();
+    };
+    session.on(config.tls ? "secureConnect" : "connect", () => {
+      session[mode](
+        {
+          system_id: config.systemId,
+          password: config.password,
+          system_type: config.systemType,
+          interface_version: 0x34,
+        },
+        (pdu: Pdu) => {
+          if (pdu.command_status !== errors.ESME_ROK) {
+            log.error({ mode, status: statusName(pdu.command_status) }, "SMPP bind refused");
+            session.destroy();
+            return;
+          }
+          link.bound = true;
+          log.info({ mode, host: config.host, port: config.port }, "SMPP bound");
+          this.deps.onBound();
+        },
+      );
+    });
+    session.on("deliver_sm", (pdu: Pdu) => void this.#handleDeliverSm(session, pdu));
+    session.on("enquire_link", (pdu: Pdu) => session.send(pdu.response()));
+    session.on("unbind", (pdu: Pdu) => {
+      log.info({ mode }, "SMSC asked to unbind");
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on("error", (error: Error) => {
+      log.warn({ mode, err: error.message }, "SMPP connection error");
+      retry(error.message);
+    });
+    session.on("close", () => retry("closed"));
+  }
+
+  /** A drop loses the responses of what was in flight on it: those sends count as unanswered. */
+  #failInFlight(session?: Session): void {
+    for (const settle of [...this.#pending]) {
+      if (session === undefined || settle.session === session) settle({ lost: "dropped" });
+    }
+  }
+
+  #transmitter(): Session | undefined {
+    return this.#links.find((l) => l.bound && l.mode !== "bind_receiver")?.session;
+  }
+
+  async #handleDeliverSm(session: Session, pdu: Pdu): Promise<void> {
+    const esmClass = Number(pdu.esm_class ?? 0);
+    const text = messageText(pdu.short_message);
+    const parsed = esmClass & ESM_CLASS_RECEIPT ? parseReceiptText(text) : undefined;
+    if (parsed) {
+      const id =
+        typeof pdu.receipted_message_id === "string" && pdu.receipted_message_id
+          ? pdu.receipted_message_id
+          : parsed.id;
+      const receipt = toReceipt(this.receiptCarrier, id, parsed);
+      // The receipt can overtake the record of the submit; acknowledge only once it is stored.
+      for (let attempt = 0; attempt < RECEIPT_RETRIES; attempt++) {
+        try {
+          if (await this.deps.onReceipt(receipt)) break;
+        } catch (error) {
+          this.#log.error({ err: error, carrier_message_id: id }, "storing a delivery receipt failed");
+        }
+        if (attempt === RECEIPT_RETRIES - 1)
+          this.#log.warn({ carrier_message_id: id }, "receipt for an unknown message id");
+        else await sleep(RECEIPT_RETRY_MS);
+      }
+    }
+    session.send(pdu.response());
+  }
+
+  async #submit(session: Session, params: Record<string, unknown>): Promise<Answer> {
+    await this.#rate.take();
+    return new Promise<Answer>((resolve) => {
+      const settle: PendingSettle = Object.assign(
+        (answer: Answer) => {
+          clearTimeout(timer);
+          this.#pending.delete(settle);
+          resolve(answer);
+        },
+        { session },
+      );
+      const timer = setTimeout(() => settle({ lost: "timeout" }), this.config.submitTimeoutMs);
+      this.#pending.add(settle);
+      const sent = session.send(new smpp.PDU("submit_sm", params), (pdu) => settle({ pdu }));
+      if (!sent) settle({ lost: "dropped" });
+    });
+  }
+
+  #submitParams(message: OutboundMessage): Array<Record<string, unknown>> {
+    const { config } = this;
+    const base: Record<string, unknown> = {
+      source_addr: message.sender ?? "",
+      source_addr_ton: config.source.ton,
+      source_addr_npi: config.source.npi,
+      destination_addr: message.to.replace(/^\+/, ""),
+      dest_addr_ton: config.destination.ton,
+      dest_addr_npi: config.destination.npi,
+      registered_delivery: 1,
+      data_coding: message.encoding === "gsm7" ? 0 : 8,
+      [tlvName(config.tlv.entityId)]: Buffer.from(message.entityId ?? ""),
+      [tlvName(config.tlv.templateId)]: Buffer.from(message.templateId ?? ""),
+      ...(config.tmId ? { [tlvName(config.tlv.tm)]: Buffer.from(config.tmId) } : {}),
+    };
+    const parts = splitSms(message.text);
+    if (parts.length === 1) return [{ ...base, short_message: encode(message.text, message.encoding) }];
+    const reference = randomInt(256);
+    return parts.map((part, index) => ({
+      ...base,
+      esm_class: ESM_CLASS_UDHI,
+      short_message: {
+        udh: Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]),
+        message: encode(part, message.encoding),
+      },
+    }));
+  }
+}
+
+/** A submit's response, or why none came: no answer in time, or the connection went first. */
+type Answer = { pdu: Pdu } | { lost: "timeout" | "dropped" };
+type PendingSettle = ((answer: Answer) => void) & { session: Session };
+
+function tlvName(tag: number): string {
+  return `dlt_tlv_${tag.toString(16)}`;
+}
+
+function encode(text: string, encoding: OutboundMessage["encoding"]): Buffer {
+  return encoding === "gsm7" ? Buffer.from(toGsm7Septets(text)) : Buffer.from(text, "utf16le").swap16();
+}
+
+function messageText(shortMessage: unknown): string {
+  if (typeof shortMessage === "string") return shortMessage;
+  if (Buffer.isBuffer(shortMessage)) return shortMessage.toString("latin1");
+  if (shortMessage && typeof shortMessage === "object" && "message" in shortMessage) {
+    return messageText((shortMessage as { message: unknown }).message);
+  }
+  return "";
+}
+
+const STATUS_NAMES = new Map(Object.entries(errors).map(([name, code]) => [code, name]));
+
+export function statusName(status: number): string {
+  return STATUS_NAMES.get(status) ?? `ESME_0x${status.toString(16).padStart(4, "0")}`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
