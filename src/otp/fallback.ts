@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
@@ -16,7 +17,7 @@ export async function sendDueFallbacks(ctx: AppContext, limit = 50): Promise<num
     .selectFrom("otps")
     .selectAll()
     .where("fallback_due_at", "<=", now)
-    .where("status", "=", "pending")
+    .where("status", "=", sql.lit("pending"))
     .orderBy("fallback_due_at")
     .limit(limit)
     .execute();

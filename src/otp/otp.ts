@@ -111,7 +111,7 @@ export async function sendOtp(
         .where("account_id", "=", accountId)
         .where("environment", "=", environment)
         .where("recipient", "=", request.to)
-        .where("status", "=", "pending")
+        .where("status", "=", sql.lit("pending"))
         .executeTakeFirst();
 
       let otp: OtpsTable;
@@ -146,7 +146,7 @@ export async function sendOtp(
           .updateTable("otps")
           .set({ sends: otp.sends, last_sent_at: now, updated_at: now })
           .where("id", "=", pending.id)
-          .where("status", "=", "pending")
+          .where("status", "=", sql.lit("pending"))
           .where("sends", "=", pending.sends)
           .executeTakeFirst();
         if (resent.numUpdatedRows === 0n) throw new ConcurrentSend();
@@ -158,7 +158,7 @@ export async function sendOtp(
             .updateTable("otps")
             .set({ status: ended, code_sealed: null, updated_at: now })
             .where("id", "=", pending.id)
-            .where("status", "=", "pending")
+            .where("status", "=", sql.lit("pending"))
             .returningAll()
             .executeTakeFirst();
           if (endedRow && ended !== "cancelled") await recordOtpEvents(trx, ctx, "otp.failed", [endedRow]);
@@ -426,7 +426,7 @@ async function checkCode(
     .updateTable("otps")
     .set({ attempts: sql`attempts + 1`, updated_at: now })
     .where("id", "=", latest.id)
-    .where("status", "=", "pending")
+    .where("status", "=", sql.lit("pending"))
     .where("expires_at", ">", now)
     .where(sql<boolean>`attempts < max_attempts`)
     .returning(["attempts", "max_attempts", "code_hash"])
@@ -490,7 +490,7 @@ async function endOtp(
     .updateTable("otps")
     .set({ status, code_sealed: null, fallback_due_at: null, updated_at: now })
     .where("id", "=", id)
-    .where("status", "=", "pending")
+    .where("status", "=", sql.lit("pending"))
     .returningAll()
     .executeTakeFirst();
   if (ended) await recordOtpEvents(trx, ctx, "otp.failed", [ended]);

@@ -1,10 +1,9 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { readTogether } from "../db/one-flight.js";
 import type { MessagesTable } from "../db/schema.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
-import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
+import { findTemplate, senderExists, type Template } from "../dlt/registry.js";
 import { checkVariableValues } from "../dlt/variables.js";
 import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
@@ -52,12 +51,16 @@ export async function sendSms(
   const { accountId } = principal;
   // Before any query: a malformed number costs no lookup.
   requireIndianMobile(request.to);
-  const [senders, templates] = await readTogether(ctx, [
-    senderQuery(ctx.db, accountId, request.sender).compile(),
-    templateQuery(ctx.db, accountId, request.template_id).compile(),
+  const { settingsCache } = ctx;
+  const [senderKnown, template] = await Promise.all([
+    settingsCache.read(accountId, `sender:${request.sender}`, () =>
+      senderExists(ctx.db, accountId, request.sender),
+    ),
+    settingsCache.read(accountId, `template:${request.template_id}`, () =>
+      findTemplate(ctx.db, accountId, request.template_id),
+    ),
   ]);
-  const template = templates[0] && toTemplate(templates[0]);
-  const prepared = prepareSms(ctx, principal, request, { senderKnown: senders.length > 0, template });
+  const prepared = prepareSms(ctx, principal, request, { senderKnown, template });
   // On PostgreSQL one round trip, unless an answer is to be stored or a limit refuses.
   const queued = record === undefined && (await queueSmsInOneFlight(ctx, prepared.row));
   if (!queued) {

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { claimDueWebhookDeliveries } from "../db/queue-claims.js";
@@ -78,7 +79,7 @@ export function startWebhookDispatcher(
     let due = ctx.db
       .selectFrom("webhook_deliveries")
       .select("id")
-      .where("state", "=", "pending")
+      .where("state", "=", sql.lit("pending"))
       .where("next_attempt_at", "<=", now)
       .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]));
     if (full.length > 0) due = due.where("endpoint_id", "not in", full);
