@@ -1,5 +1,5 @@
-import type { Compilable, CompiledQuery, QueryResult } from "kysely";
-import type { DbOrTrx } from "./schema.js";
+import { type Compilable, type CompiledQuery, PostgresAdapter, type QueryResult } from "kysely";
+import type { DbOrTrx, Dialect } from "./schema.js";
 
 /** A value no request sends: marks where a named parameter goes in the compiled query. */
 const SLOT = "\u0000dakiya-param:";
@@ -13,6 +13,8 @@ interface Compiled<R> {
 export interface PreparedQuery<P, R> {
   /** Runs the query on `db` (the database or a transaction) with `params`. */
   execute(db: DbOrTrx, params: P): Promise<QueryResult<R>>;
+  /** The query with `params` bound, for `db`'s dialect, to run later (e.g. in a one-flight transaction). */
+  compile(db: DbOrTrx, params: P): CompiledQuery<R>;
 }
 
 /**
@@ -22,27 +24,32 @@ export interface PreparedQuery<P, R> {
  * stand where Kysely makes it a bound parameter (not in a `limit` or an identifier).
  */
 export function prepareQuery<P extends object, R>(
-  build: (db: DbOrTrx, param: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>,
+  build: (
+    db: DbOrTrx,
+    param: <K extends keyof P & string>(name: K) => P[K],
+    dialect: Dialect,
+  ) => Compilable<R>,
 ): PreparedQuery<P, R> {
   const byAdapter = new Map<unknown, Compiled<R>>();
-  return {
-    execute(db, params) {
-      const adapter = db.getExecutor().adapter.constructor;
-      let compiled = byAdapter.get(adapter);
-      if (!compiled) {
-        const query = build(db, (name) => `${SLOT}${name}` as never).compile();
-        const slots = query.parameters.map((value) =>
-          typeof value === "string" && value.startsWith(SLOT)
-            ? { name: value.slice(SLOT.length) }
-            : { value },
-        );
-        compiled = { query, slots };
-        byAdapter.set(adapter, compiled);
-      }
-      const parameters = compiled.slots.map((slot) =>
-        "name" in slot ? (params as Record<string, unknown>)[slot.name] : slot.value,
+  const compile = (db: DbOrTrx, params: P): CompiledQuery<R> => {
+    const adapter = db.getExecutor().adapter.constructor;
+    let compiled = byAdapter.get(adapter);
+    if (!compiled) {
+      const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+      const query = build(db, (name) => `${SLOT}${name}` as never, dialect).compile();
+      const slots = query.parameters.map((value) =>
+        typeof value === "string" && value.startsWith(SLOT) ? { name: value.slice(SLOT.length) } : { value },
       );
-      return db.executeQuery<R>({ ...compiled.query, parameters });
-    },
+      compiled = { query, slots };
+      byAdapter.set(adapter, compiled);
+    }
+    const parameters = compiled.slots.map((slot) =>
+      "name" in slot ? (params as Record<string, unknown>)[slot.name] : slot.value,
+    );
+    return { ...compiled.query, parameters };
+  };
+  return {
+    compile,
+    execute: (db, params) => db.executeQuery<R>(compile(db, params)),
   };
 }

@@ -305,7 +305,7 @@ async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promis
       ),
     );
   }
-  statements.push(statementOf(event.insert.compile()));
+  statements.push(statementOf(event.insert));
   // The rows every send of the account shares come last: they stay locked only until the COMMIT
   // right behind them.
   for (const { key, limit, refusal } of hourlySendLimits(ctx, scope, request.to)) {
