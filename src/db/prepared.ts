@@ -1,5 +1,11 @@
-import { type Compilable, type CompiledQuery, PostgresAdapter, type QueryResult } from "kysely";
-import type { DbOrTrx, Dialect } from "./schema.js";
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Insertable,
+  PostgresAdapter,
+  type QueryResult,
+} from "kysely";
+import type { Database, DbOrTrx, Dialect } from "./schema.js";
 
 /** A value no request sends: marks where a named parameter goes in the compiled query. */
 const SLOT = "\u0000dakiya-param:";
@@ -51,5 +57,41 @@ export function prepareQuery<P extends object, R>(
   return {
     compile,
     execute: (db, params) => db.executeQuery<R>(compile(db, params)),
+  };
+}
+
+type TableName = keyof Database & string;
+
+/**
+ * Inserts of whole rows into `table`, compiled once per dialect and set of columns: building a
+ * wide insert through Kysely on every call costs more than SQLite storing the row. A row with an
+ * `undefined` value (a column left out) goes through Kysely as usual.
+ */
+export function preparedInsert<T extends TableName>(table: T) {
+  const byColumns = new Map<string, PreparedQuery<Record<string, unknown>, never>>();
+  const compile = (db: DbOrTrx, row: Insertable<Database[T]>): CompiledQuery<never> => {
+    const values = row as Record<string, unknown>;
+    const columns = Object.keys(values);
+    if (columns.some((column) => values[column] === undefined)) {
+      return db
+        .insertInto(table)
+        .values(row as never)
+        .compile() as CompiledQuery<never>;
+    }
+    const key = columns.join(",");
+    let query = byColumns.get(key);
+    if (!query) {
+      query = prepareQuery<Record<string, unknown>, never>((db, param) =>
+        db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(c)])) as never),
+      );
+      byColumns.set(key, query);
+    }
+    return query.compile(db, values);
+  };
+  return {
+    compile,
+    execute: async (db: DbOrTrx, row: Insertable<Database[T]>): Promise<void> => {
+      await db.executeQuery(compile(db, row));
+    },
   };
 }

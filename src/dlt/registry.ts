@@ -269,7 +269,7 @@ export async function findTemplate(
 }
 
 /** The query of `findTemplate`: the template's row, if there is one (map it with `toTemplate`). */
-function templateQuery(db: DbOrTrx, accountId: string, templateId: string) {
+export function templateQuery(db: DbOrTrx, accountId: string, templateId: string) {
   return db
     .selectFrom("templates")
     .selectAll()
@@ -284,7 +284,7 @@ export async function senderExists(db: DbOrTrx, accountId: string, sender: strin
 }
 
 /** The query of `senderExists`: a row if the sender is registered. */
-function senderQuery(db: DbOrTrx, accountId: string, sender: string) {
+export function senderQuery(db: DbOrTrx, accountId: string, sender: string) {
   return db
     .selectFrom("senders")
     .select("sender")

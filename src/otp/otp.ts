@@ -9,6 +9,7 @@ import {
   guarded,
   statementOf,
 } from "../db/one-flight.js";
+import { preparedInsert } from "../db/prepared.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
@@ -18,9 +19,11 @@ import { newId } from "../ids.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
 import { hitUnderLimit, hitUnderLimitQuery } from "../rate-limit.js";
+import { insertMessage } from "../sms/messages.js";
 import { codeMatches, generateCode, hashCode, seal, unseal } from "./codes.js";
 import {
   type ChannelSetup,
+  insertOtpDelivery,
   otpDeliveryMessage,
   otpDeliveryRow,
   queueOtpDelivery,
@@ -28,6 +31,8 @@ import {
 } from "./deliveries.js";
 import { getSendSettings, type OtpSettings } from "./settings.js";
 import { type OtpDetailsView, otpView, otpViews } from "./view.js";
+
+const insertOtp = preparedInsert("otps");
 
 export interface OtpSendRequest {
   to: string;
@@ -164,7 +169,7 @@ export async function sendOtp(
           if (endedRow && ended !== "cancelled") await recordOtpEvents(trx, ctx, "otp.failed", [endedRow]);
         }
         ({ otp, code } = newOtp(ctx, first, now));
-        await trx.insertInto("otps").values(otp).execute();
+        await insertOtp.execute(trx, otp);
       }
       const message =
         setup && otp.is_test === 0
@@ -293,16 +298,11 @@ async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promis
     type: "otp.sent",
     data: otpView(otp, deliveries, now),
   });
-  const statements: FlightStatement[] = [statementOf(ctx.db.insertInto("otps").values(otp).compile())];
+  const statements: FlightStatement[] = [statementOf(insertOtp.compile(ctx.db, otp))];
   if (message) {
     statements.push(
-      statementOf(ctx.db.insertInto("messages").values(message).compile()),
-      statementOf(
-        ctx.db
-          .insertInto("otp_deliveries")
-          .values(otpDeliveryRow(address, message, false))
-          .compile(),
-      ),
+      statementOf(insertMessage.compile(ctx.db, message)),
+      statementOf(insertOtpDelivery.compile(ctx.db, otpDeliveryRow(address, message, false))),
     );
   }
   statements.push(statementOf(event.insert));

@@ -1,9 +1,10 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { readTogether } from "../db/one-flight.js";
 import type { MessagesTable } from "../db/schema.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
-import { findTemplate, senderExists, type Template } from "../dlt/registry.js";
+import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
 import { checkVariableValues } from "../dlt/variables.js";
 import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
@@ -51,16 +52,12 @@ export async function sendSms(
   const { accountId } = principal;
   // Before any query: a malformed number costs no lookup.
   requireIndianMobile(request.to);
-  const { settingsCache } = ctx;
-  const [senderKnown, template] = await Promise.all([
-    settingsCache.read(accountId, `sender:${request.sender}`, () =>
-      senderExists(ctx.db, accountId, request.sender),
-    ),
-    settingsCache.read(accountId, `template:${request.template_id}`, () =>
-      findTemplate(ctx.db, accountId, request.template_id),
-    ),
-  ]);
-  const prepared = prepareSms(ctx, principal, request, { senderKnown, template });
+  const registry = await ctx.settingsCache.read(
+    accountId,
+    `send:${request.sender}:${request.template_id}`,
+    () => readSendRegistry(ctx, accountId, request.sender, request.template_id),
+  );
+  const prepared = prepareSms(ctx, principal, request, registry);
   // On PostgreSQL one round trip, unless an answer is to be stored or a limit refuses.
   const queued = record === undefined && (await queueSmsInOneFlight(ctx, prepared.row));
   if (!queued) {
@@ -72,6 +69,20 @@ export async function sendSms(
   }
   ctx.queue.notify();
   return prepared.view;
+}
+
+/** Whether `sender` is registered, and the template: read together (one round trip on PostgreSQL). */
+async function readSendRegistry(
+  ctx: AppContext,
+  accountId: string,
+  sender: string,
+  templateId: string,
+): Promise<SendRegistry> {
+  const [senders, templates] = await readTogether(ctx, [
+    senderQuery(ctx.db, accountId, sender).compile(),
+    templateQuery(ctx.db, accountId, templateId).compile(),
+  ]);
+  return { senderKnown: senders.length > 0, template: templates[0] && toTemplate(templates[0]) };
 }
 
 /**
