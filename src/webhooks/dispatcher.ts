@@ -36,6 +36,9 @@ export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "owner"> = {
   relayBatchSize: 200,
 };
 
+/** How long a dispatcher whose endpoints are all busy waits before looking for others' deliveries. */
+const BUSY_RECHECK_MS = 250;
+
 export interface RunningDispatcher {
   /** Stops claiming and waits for the requests in flight (each bounded by WEBHOOK_TIMEOUT_MS). */
   stop(): Promise<void>;
@@ -68,6 +71,7 @@ export function startWebhookDispatcher(
   let stopped = false;
 
   // An endpoint with more than this many requests in flight waits for some to finish.
+  let nothingBesides = { key: "", until: 0 };
   const refillAt = Math.max(0, settings.maxInFlightPerEndpoint - settings.claimBatch);
   const release = (endpointId: string) => {
     const left = (perEndpoint.get(endpointId) ?? 1) - 1;
@@ -81,6 +85,10 @@ export function startWebhookDispatcher(
     const room = settings.maxInFlight - inFlight.size;
     if (room <= 0) return false;
     const full = [...perEndpoint].filter(([, n]) => n > refillAt).map(([id]) => id);
+    // Looking past busy endpoints reads their whole backlog: when the last look found nothing
+    // else, look again only after a while (a busy endpoint dropping to its refill line wakes us).
+    const busyKey = full.join(",");
+    if (full.length > 0 && busyKey === nothingBesides.key && Date.now() < nothingBesides.until) return false;
     const now = isoNow(ctx.clock);
     // Most polls find nothing due: a plain read keeps them from taking SQLite's write lock,
     // which the CLI and the other writers of the file need.
@@ -91,7 +99,10 @@ export function startWebhookDispatcher(
       .where("next_attempt_at", "<=", now)
       .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]));
     if (full.length > 0) due = due.where("endpoint_id", "not in", full);
-    if (!(await due.limit(1).executeTakeFirst())) return false;
+    if (!(await due.limit(1).executeTakeFirst())) {
+      if (full.length > 0) nothingBesides = { key: busyKey, until: Date.now() + BUSY_RECHECK_MS };
+      return false;
+    }
     const claimed = await claimDueWebhookDeliveries(ctx.db, ctx.dialect, {
       owner: settings.owner,
       now,
