@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SettingsCache } from "./accounts/settings-cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import type { Config, OtpLimits, RateLimits } from "./config.js";
 import { openDatabase } from "./db/database.js";
@@ -31,6 +32,8 @@ export interface AppContext {
   carrierBoard: CarrierBoard;
   /** Wakes this process's delivery worker when a message is queued. */
   queue: QueueSignal;
+  /** Accounts' senders, templates and OTP settings as sends read them (settings-cache.ts). */
+  settingsCache: SettingsCache;
   prices: PriceList;
   maxVariableLength: number;
   /** How long a request holds its Idempotency-Key before a retry may take over from a crashed holder. */
@@ -87,6 +90,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     otpReroute: (config.smpp?.length ?? 0) > 1,
     carrierBoard,
     queue: new QueueSignal(),
+    settingsCache: new SettingsCache(),
     prices: config.prices,
     maxVariableLength: config.maxVariableLength,
     idempotencyLockSeconds: config.idempotencyLockSeconds,

@@ -117,7 +117,7 @@ describe.each(DIALECTS)("OTP channels on %s", (dialect) => {
       expect(refused.json().error.code).toBe("channel_not_configured");
       expect(await stateOf(accountId)).toEqual(before);
 
-      await updateOtpSettings(ctx, accountId, "live", { whatsapp_template: "dakiya_otp" });
+      await updateOtpSettings(live.ctx, accountId, "live", { whatsapp_template: "dakiya_otp" });
       const to = nextNumber();
       const otp = await sendOk(secret, { to, channel: "whatsapp" }, live.app);
       await drainQueue(live.ctx);

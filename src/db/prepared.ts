@@ -1,5 +1,11 @@
-import type { Compilable, CompiledQuery, QueryResult } from "kysely";
-import type { DbOrTrx } from "./schema.js";
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Insertable,
+  PostgresAdapter,
+  type QueryResult,
+} from "kysely";
+import type { Database, DbOrTrx, Dialect } from "./schema.js";
 
 /** A value no request sends: marks where a named parameter goes in the compiled query. */
 const SLOT = "\u0000dakiya-param:";
@@ -13,6 +19,8 @@ interface Compiled<R> {
 export interface PreparedQuery<P, R> {
   /** Runs the query on `db` (the database or a transaction) with `params`. */
   execute(db: DbOrTrx, params: P): Promise<QueryResult<R>>;
+  /** The query with `params` bound, for `db`'s dialect, to run later (e.g. in a one-flight transaction). */
+  compile(db: DbOrTrx, params: P): CompiledQuery<R>;
 }
 
 /**
@@ -22,27 +30,68 @@ export interface PreparedQuery<P, R> {
  * stand where Kysely makes it a bound parameter (not in a `limit` or an identifier).
  */
 export function prepareQuery<P extends object, R>(
-  build: (db: DbOrTrx, param: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>,
+  build: (
+    db: DbOrTrx,
+    param: <K extends keyof P & string>(name: K) => P[K],
+    dialect: Dialect,
+  ) => Compilable<R>,
 ): PreparedQuery<P, R> {
   const byAdapter = new Map<unknown, Compiled<R>>();
-  return {
-    execute(db, params) {
-      const adapter = db.getExecutor().adapter.constructor;
-      let compiled = byAdapter.get(adapter);
-      if (!compiled) {
-        const query = build(db, (name) => `${SLOT}${name}` as never).compile();
-        const slots = query.parameters.map((value) =>
-          typeof value === "string" && value.startsWith(SLOT)
-            ? { name: value.slice(SLOT.length) }
-            : { value },
-        );
-        compiled = { query, slots };
-        byAdapter.set(adapter, compiled);
-      }
-      const parameters = compiled.slots.map((slot) =>
-        "name" in slot ? (params as Record<string, unknown>)[slot.name] : slot.value,
+  const compile = (db: DbOrTrx, params: P): CompiledQuery<R> => {
+    const adapter = db.getExecutor().adapter.constructor;
+    let compiled = byAdapter.get(adapter);
+    if (!compiled) {
+      const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+      const query = build(db, (name) => `${SLOT}${name}` as never, dialect).compile();
+      const slots = query.parameters.map((value) =>
+        typeof value === "string" && value.startsWith(SLOT) ? { name: value.slice(SLOT.length) } : { value },
       );
-      return db.executeQuery<R>({ ...compiled.query, parameters });
+      compiled = { query, slots };
+      byAdapter.set(adapter, compiled);
+    }
+    const parameters = compiled.slots.map((slot) =>
+      "name" in slot ? (params as Record<string, unknown>)[slot.name] : slot.value,
+    );
+    return { ...compiled.query, parameters };
+  };
+  return {
+    compile,
+    execute: (db, params) => db.executeQuery<R>(compile(db, params)),
+  };
+}
+
+type TableName = keyof Database & string;
+
+/**
+ * Inserts of whole rows into `table`, compiled once per dialect and set of columns: building a
+ * wide insert through Kysely on every call costs more than SQLite storing the row. A row with an
+ * `undefined` value (a column left out) goes through Kysely as usual.
+ */
+export function preparedInsert<T extends TableName>(table: T) {
+  const byColumns = new Map<string, PreparedQuery<Record<string, unknown>, never>>();
+  const compile = (db: DbOrTrx, row: Insertable<Database[T]>): CompiledQuery<never> => {
+    const values = row as Record<string, unknown>;
+    const columns = Object.keys(values);
+    if (columns.some((column) => values[column] === undefined)) {
+      return db
+        .insertInto(table)
+        .values(row as never)
+        .compile() as CompiledQuery<never>;
+    }
+    const key = columns.join(",");
+    let query = byColumns.get(key);
+    if (!query) {
+      query = prepareQuery<Record<string, unknown>, never>((db, param) =>
+        db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, param(c)])) as never),
+      );
+      byColumns.set(key, query);
+    }
+    return query.compile(db, values);
+  };
+  return {
+    compile,
+    execute: async (db: DbOrTrx, row: Insertable<Database[T]>): Promise<void> => {
+      await db.executeQuery(compile(db, row));
     },
   };
 }

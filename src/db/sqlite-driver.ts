@@ -15,6 +15,8 @@
  * - A plain read may run inside an open group and see its transactions' work, which is committed
  *   unless the COMMIT itself fails (a disk error), when every writer of the group is told so.
  */
+
+import { resolve } from "node:path";
 import type SqliteDatabase from "better-sqlite3";
 import {
   type CompiledQuery,
@@ -23,20 +25,16 @@ import {
   type QueryResult,
   SelectQueryNode,
 } from "kysely";
+import { type CommitWaiter, WalSync } from "./wal-sync.js";
 
 /** A group commits once it holds this many transactions... */
 const MAX_GROUP_TRANSACTIONS = 64;
 /** ...or once it has been open this long, so no transaction waits long for its commit. */
 const MAX_GROUP_MS = 5;
 
-interface Waiter {
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 interface Group {
   openedAt: number;
-  committed: Waiter[];
+  committed: CommitWaiter[];
 }
 
 /** One holder of the connection at a time, in arrival order, with a count of those waiting. */
@@ -93,13 +91,21 @@ export class GroupCommitSqliteDriver implements Driver {
   #group: Group | undefined;
   #inTransaction = false;
   #idleCommitScheduled = false;
+  #walSync: WalSync | undefined;
 
   constructor(open: () => SqliteDatabase.Database) {
     this.#open = open;
   }
 
   async init(): Promise<void> {
-    this.#db = this.#open();
+    const db = this.#open();
+    this.#db = db;
+    const journal = db.pragma("journal_mode", { simple: true });
+    const synchronous = db.pragma("synchronous", { simple: true });
+    // NORMAL (1) leaves the WAL unsynced at COMMIT: the driver syncs it before answering.
+    if (!db.memory && journal === "wal" && synchronous === 1) {
+      this.#walSync = new WalSync(`${resolve(db.name)}-wal`);
+    }
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -143,6 +149,7 @@ export class GroupCommitSqliteDriver implements Driver {
 
   async destroy(): Promise<void> {
     if (this.#group) this.#commitGroup();
+    await this.#walSync?.close();
     this.#db?.close();
   }
 
@@ -226,7 +233,8 @@ export class GroupCommitSqliteDriver implements Driver {
       for (const waiter of group.committed) waiter.reject(error);
       return;
     }
-    for (const waiter of group.committed) waiter.resolve();
+    if (this.#walSync) this.#walSync.afterCommit(group.committed);
+    else for (const waiter of group.committed) waiter.resolve();
   }
 
   #requireGroup(): Group {

@@ -28,11 +28,19 @@ export async function markSubmitted(
   route?: AcceptingRoute,
 ): Promise<boolean> {
   const now = isoNow(ctx.clock);
+  // Every part reported delivered along with the acceptance (the sandbox's): the message goes
+  // straight to delivered in one update, with both events, as if the receipts came one by one.
+  const deliveredAtOnce =
+    carrierMessageIds.length > 0 &&
+    carrierMessageIds.every((id) =>
+      receipts.some((r) => r.carrier === carrier && r.carrierMessageId === id && r.state === "delivered"),
+    );
   return ctx.db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable("messages")
       .set((eb) => ({
-        status: "submitted",
+        status: deliveredAtOnce ? "delivered" : "submitted",
+        delivered_at: deliveredAtOnce ? now : null,
         carrier,
         route: route?.name ?? null,
         sealed: null,
@@ -60,7 +68,7 @@ export async function markSubmitted(
             carrier_message_id: carrierMessageId,
             message_id: lease.messageId,
             part: index + 1,
-            status: "submitted" as const,
+            status: deliveredAtOnce ? ("delivered" as const) : ("submitted" as const),
             error_code: null,
             updated_at: now,
           })),
@@ -68,6 +76,12 @@ export async function markSubmitted(
         .execute();
     }
     if (inbox) await addToSandboxInbox(trx, lease.messageId, inbox, now);
+    if (deliveredAtOnce) {
+      const submitted = { ...updated, status: "submitted" as const, delivered_at: null };
+      await recordMessageEvent(trx, ctx, "sms.submitted", submitted, carrierMessageIds);
+      await recordMessageEvent(trx, ctx, "sms.delivered", updated, carrierMessageIds);
+      return true;
+    }
     await recordMessageEvent(trx, ctx, "sms.submitted", updated, carrierMessageIds);
     for (const receipt of receipts) await recordReceipt(trx, ctx, now, receipt);
     return true;

@@ -79,6 +79,7 @@ export async function addSender(ctx: AppContext, accountId: string, sender: stri
       throw new ApiError("invalid_request", `sender ${header} is already registered.`, "sender");
     }
   });
+  ctx.settingsCache.forget(accountId);
   return { sender: row.sender, created_at: row.created_at };
 }
 
@@ -111,7 +112,7 @@ export async function removeSender(
   sender: string,
 ): Promise<RemovedSender> {
   const header = normaliseHeader(sender);
-  return ctx.db.transaction().execute(async (trx) => {
+  const removed = await ctx.db.transaction().execute(async (trx) => {
     const result = await trx
       .deleteFrom("senders")
       .where("account_id", "=", accountId)
@@ -129,6 +130,8 @@ export async function removeSender(
       .execute();
     return { sender: header, otp_settings_cleared: cleared.map((row) => row.environment).sort() };
   });
+  ctx.settingsCache.forget(accountId);
+  return removed;
 }
 
 export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<Template> {
@@ -170,6 +173,7 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
       );
     }
   });
+  ctx.settingsCache.forget(input.accountId);
   return toTemplate(row);
 }
 
@@ -271,6 +275,7 @@ export async function setTemplateStatus(
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new ApiError("not_found", `No template ${templateId} on this account.`, "template_id");
+  ctx.settingsCache.forget(accountId);
   return withRegisteredSenders(toTemplate(row), await registeredSenders(ctx.db, accountId));
 }
 

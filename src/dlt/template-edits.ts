@@ -86,6 +86,7 @@ export async function updateTemplate(
       .returningAll()
       .executeTakeFirstOrThrow();
   });
+  ctx.settingsCache.forget(accountId);
   return withRegisteredSenders(toTemplate(row), await registeredSenders(ctx.db, accountId));
 }
 
@@ -100,7 +101,7 @@ export async function removeTemplate(
   templateId: string,
 ): Promise<RemovedTemplate> {
   const id = templateId.trim();
-  return ctx.db.transaction().execute(async (trx) => {
+  const removed = await ctx.db.transaction().execute(async (trx) => {
     await requireAccountExists(trx, accountId);
     await lockForUpdate(trx, ctx.dialect, `template:${accountId}:${id}`);
     await findTemplateRow(trx, accountId, id);
@@ -118,8 +119,10 @@ export async function removeTemplate(
       .where("account_id", "=", accountId)
       .where("template_id", "=", id)
       .execute();
-    return { template_id: id, removed: true };
+    return { template_id: id, removed: true as const };
   });
+  ctx.settingsCache.forget(accountId);
+  return removed;
 }
 
 async function findTemplateRow(db: DbOrTrx, accountId: string, templateId: string) {

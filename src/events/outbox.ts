@@ -1,6 +1,7 @@
-import type { Transaction } from "kysely";
+import type { CompiledQuery, Transaction } from "kysely";
 import { type Clock, isoNow } from "../clock.js";
 import { writerTransactionId } from "../db/event-order.js";
+import { prepareQuery } from "../db/prepared.js";
 import type { Database, DbOrTrx, Dialect, Environment, EventsTable, EventType } from "../db/schema.js";
 import { newId } from "../ids.js";
 
@@ -41,12 +42,44 @@ export async function recordEvent(
   event: NewEvent,
 ): Promise<EventView> {
   const { view, insert } = eventInsert(trx, writer, event);
-  await insert.execute();
+  await trx.executeQuery(insert);
   return view;
 }
 
+interface EventRow {
+  id: string;
+  accountId: string;
+  environment: Environment;
+  type: EventType;
+  data: string;
+  createdAt: string;
+}
+
+// `seq` reads the feed index for the next number in the same statement.
+const insertEvent = prepareQuery<EventRow, never>((db, param, dialect) =>
+  db.insertInto("events").values(({ selectFrom }) => ({
+    id: param("id"),
+    account_id: param("accountId"),
+    environment: param("environment"),
+    type: param("type"),
+    data: param("data"),
+    created_at: param("createdAt"),
+    txid: writerTransactionId(dialect),
+    seq: selectFrom("events")
+      .select((eb) => eb(eb.fn.coalesce(eb.fn.max("seq"), eb.lit(0)), "+", 1).as("next"))
+      .where("account_id", "=", param("accountId"))
+      .where("environment", "=", param("environment"))
+      .where("txid", "=", writerTransactionId(dialect)),
+    fanned_out_at: null,
+  })),
+);
+
 /** The event `recordEvent` writes, and its insert, unexecuted (for a one-flight transaction). */
-export function eventInsert(db: DbOrTrx, writer: EventWriter, event: NewEvent) {
+export function eventInsert(
+  db: DbOrTrx,
+  writer: EventWriter,
+  event: NewEvent,
+): { view: EventView; insert: CompiledQuery<never> } {
   const view: EventView = {
     id: newId("evt"),
     type: event.type,
@@ -54,22 +87,14 @@ export function eventInsert(db: DbOrTrx, writer: EventWriter, event: NewEvent) {
     environment: event.environment,
     data: event.data as Record<string, unknown>,
   };
-  const txid = writerTransactionId(writer.dialect);
-  const insert = db.insertInto("events").values(({ selectFrom }) => ({
+  const insert = insertEvent.compile(db, {
     id: view.id,
-    account_id: event.accountId,
+    accountId: event.accountId,
     environment: event.environment,
     type: event.type,
     data: JSON.stringify(event.data),
-    created_at: view.created_at,
-    txid,
-    seq: selectFrom("events")
-      .select((eb) => eb(eb.fn.coalesce(eb.fn.max("seq"), eb.lit(0)), "+", 1).as("next"))
-      .where("account_id", "=", event.accountId)
-      .where("environment", "=", event.environment)
-      .where("txid", "=", txid),
-    fanned_out_at: null,
-  }));
+    createdAt: view.created_at,
+  });
   return { view, insert };
 }
 

@@ -1,5 +1,6 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { preparedInsert } from "../db/prepared.js";
 import type { Channel, DbOrTrx, Environment, MessagesTable, OtpDeliveriesTable } from "../db/schema.js";
 import type { OtpDetails } from "../delivery/carrier.js";
 import { spokenText } from "../delivery/carriers/voice.js";
@@ -84,12 +85,11 @@ export async function queueOtpDelivery(
 ): Promise<MessagesTable> {
   const row = otpDeliveryMessage(ctx, otp, setup, code, settings);
   await chargeAndQueue(trx, ctx, row);
-  await trx
-    .insertInto("otp_deliveries")
-    .values(otpDeliveryRow(otp, row, isFallback))
-    .execute();
+  await insertOtpDelivery.execute(trx, otpDeliveryRow(otp, row, isFallback));
   return row;
 }
+
+export const insertOtpDelivery = preparedInsert("otp_deliveries");
 
 /** Who an OTP goes to, for its deliveries. */
 export interface OtpAddress {

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { RouteState } from "../delivery/carrier-meter.js";
@@ -24,7 +25,7 @@ export async function sendDueFallbacks(
     .selectFrom("otps")
     .selectAll()
     .where("fallback_due_at", "<=", now)
-    .where("status", "=", "pending")
+    .where("status", "=", sql.lit("pending"))
     .orderBy("fallback_due_at")
     .limit(limit)
     .execute();

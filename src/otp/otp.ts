@@ -9,6 +9,7 @@ import {
   guarded,
   statementOf,
 } from "../db/one-flight.js";
+import { preparedInsert } from "../db/prepared.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
@@ -18,9 +19,11 @@ import { newId } from "../ids.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
 import { hitUnderLimit, hitUnderLimitQuery } from "../rate-limit.js";
+import { insertMessage } from "../sms/messages.js";
 import { codeMatches, generateCode, hashCode, seal, unseal } from "./codes.js";
 import {
   type ChannelSetup,
+  insertOtpDelivery,
   otpDeliveryMessage,
   otpDeliveryRow,
   queueOtpDelivery,
@@ -28,6 +31,8 @@ import {
 } from "./deliveries.js";
 import { getSendSettings, type OtpSettings } from "./settings.js";
 import { type OtpDetailsView, otpView, otpViews } from "./view.js";
+
+const insertOtp = preparedInsert("otps");
 
 export interface OtpSendRequest {
   to: string;
@@ -127,7 +132,7 @@ async function sendAndCharge(
         .where("account_id", "=", accountId)
         .where("environment", "=", environment)
         .where("recipient", "=", request.to)
-        .where("status", "=", "pending")
+        .where("status", "=", sql.lit("pending"))
         .executeTakeFirst();
 
       let otp: OtpsTable;
@@ -162,7 +167,7 @@ async function sendAndCharge(
           .updateTable("otps")
           .set({ sends: otp.sends, last_sent_at: now, updated_at: now })
           .where("id", "=", pending.id)
-          .where("status", "=", "pending")
+          .where("status", "=", sql.lit("pending"))
           .where("sends", "=", pending.sends)
           .executeTakeFirst();
         if (resent.numUpdatedRows === 0n) throw new ConcurrentSend();
@@ -174,13 +179,13 @@ async function sendAndCharge(
             .updateTable("otps")
             .set({ status: ended, code_sealed: null, updated_at: now })
             .where("id", "=", pending.id)
-            .where("status", "=", "pending")
+            .where("status", "=", sql.lit("pending"))
             .returningAll()
             .executeTakeFirst();
           if (endedRow && ended !== "cancelled") await recordOtpEvents(trx, ctx, "otp.failed", [endedRow]);
         }
         ({ otp, code } = newOtp(ctx, first, now));
-        await trx.insertInto("otps").values(otp).execute();
+        await insertOtp.execute(trx, otp);
       }
       const message =
         setup && otp.is_test === 0
@@ -314,19 +319,14 @@ async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promis
     type: "otp.sent",
     data: otpView(otp, deliveries, now),
   });
-  const statements: FlightStatement[] = [statementOf(ctx.db.insertInto("otps").values(otp).compile())];
+  const statements: FlightStatement[] = [statementOf(insertOtp.compile(ctx.db, otp))];
   if (message) {
     statements.push(
-      statementOf(ctx.db.insertInto("messages").values(message).compile()),
-      statementOf(
-        ctx.db
-          .insertInto("otp_deliveries")
-          .values(otpDeliveryRow(address, message, false))
-          .compile(),
-      ),
+      statementOf(insertMessage.compile(ctx.db, message)),
+      statementOf(insertOtpDelivery.compile(ctx.db, otpDeliveryRow(address, message, false))),
     );
   }
-  statements.push(statementOf(event.insert.compile()));
+  statements.push(statementOf(event.insert));
   // The rows every send of the account shares come last: they stay locked only until the COMMIT
   // right behind them.
   for (const { key, limit, refusal } of hourlySendLimits(ctx, scope, request.to)) {
@@ -449,7 +449,7 @@ async function checkCode(
     .updateTable("otps")
     .set({ attempts: sql`attempts + 1`, updated_at: now })
     .where("id", "=", latest.id)
-    .where("status", "=", "pending")
+    .where("status", "=", sql.lit("pending"))
     .where("expires_at", ">", now)
     .where(sql<boolean>`attempts < max_attempts`)
     .returning(["attempts", "max_attempts", "code_hash"])
@@ -513,7 +513,7 @@ async function endOtp(
     .updateTable("otps")
     .set({ status, code_sealed: null, fallback_due_at: null, updated_at: now })
     .where("id", "=", id)
-    .where("status", "=", "pending")
+    .where("status", "=", sql.lit("pending"))
     .returningAll()
     .executeTakeFirst();
   if (ended) await recordOtpEvents(trx, ctx, "otp.failed", [ended]);

@@ -56,15 +56,31 @@ export async function getOtpSettings(
   return settingsOf(await settingsQuery(db, accountId, environment).executeTakeFirst());
 }
 
+export interface SendSettings {
+  settings: OtpSettings;
+  smsTemplate: Template | null;
+}
+
 /**
  * What an OTP send reads before it writes: the settings, and the SMS template they name (null if
- * none, or not registered), read together (one round trip on PostgreSQL).
+ * none, or not registered), from the settings cache. Treat the answer as read-only: it is shared.
  */
-export async function getSendSettings(
+export function getSendSettings(
+  ctx: Pick<AppContext, "db" | "dialect" | "settingsCache">,
+  accountId: string,
+  environment: Environment,
+): Promise<SendSettings> {
+  return ctx.settingsCache.read(accountId, `otp:${environment}`, () =>
+    readSendSettings(ctx, accountId, environment),
+  );
+}
+
+/** `getSendSettings` from the database: both read together (one round trip on PostgreSQL). */
+async function readSendSettings(
   database: { db: Db; dialect: Dialect },
   accountId: string,
   environment: Environment,
-): Promise<{ settings: OtpSettings; smsTemplate: Template | null }> {
+): Promise<SendSettings> {
   const { db } = database;
   const [settingsRows, templateRows] = await readTogether(database, [
     settingsQuery(db, accountId, environment).compile(),
@@ -188,6 +204,7 @@ export async function updateOtpSettings(
     .values(row)
     .onConflict((oc) => oc.columns(["account_id", "environment"]).doUpdateSet(update))
     .execute();
+  ctx.settingsCache.forget(accountId);
   return settings;
 }
 

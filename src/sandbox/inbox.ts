@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import { endsWith } from "../db/ends-with.js";
+import { preparedInsert } from "../db/prepared.js";
 import type { DbOrTrx } from "../db/schema.js";
 import type { SandboxInboxEntry } from "../delivery/carrier.js";
 
@@ -37,16 +38,15 @@ export async function addToSandboxInbox(
   entry: SandboxInboxEntry,
   now: string,
 ): Promise<void> {
-  await trx
-    .insertInto("sandbox_messages")
-    .values({
-      id: entry.id,
-      account_id: entry.accountId,
-      message_id: messageId,
-      channel: entry.channel,
-      recipient: entry.to,
-      text: entry.text,
-      created_at: now,
-    })
-    .execute();
+  await insertInboxEntry.execute(trx, {
+    id: entry.id,
+    account_id: entry.accountId,
+    message_id: messageId,
+    channel: entry.channel,
+    recipient: entry.to,
+    text: entry.text,
+    created_at: now,
+  });
 }
+
+const insertInboxEntry = preparedInsert("sandbox_messages");

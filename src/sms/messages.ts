@@ -1,5 +1,6 @@
 import { applyLedgerChange } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
+import { preparedInsert } from "../db/prepared.js";
 import type { DbOrTrx, Environment, MessagesTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
@@ -127,6 +128,9 @@ export function queuedMessage(now: string, fields: NewMessage): MessagesTable {
 }
 
 /** Debits a message's cost through the ledger and puts it in the queue, in the caller's transaction. */
+/** A message row's insert, compiled once (see `preparedInsert`). */
+export const insertMessage = preparedInsert("messages");
+
 export async function chargeAndQueue(trx: DbOrTrx, ctx: AppContext, row: MessagesTable): Promise<void> {
   if (row.cost > 0) {
     await applyLedgerChange(trx, ctx.clock, {
@@ -137,5 +141,5 @@ export async function chargeAndQueue(trx: DbOrTrx, ctx: AppContext, row: Message
       reference: row.id,
     });
   }
-  await trx.insertInto("messages").values(row).execute();
+  await insertMessage.execute(trx, row);
 }

@@ -2,6 +2,7 @@ import type { AppContext } from "../context.js";
 import { commitInOneFlight, debitWithLedgerEntry, FlightRefused, statementOf } from "../db/one-flight.js";
 import type { MessagesTable } from "../db/schema.js";
 import { newId } from "../ids.js";
+import { insertMessage } from "./messages.js";
 import { countSmsRecipientInFlight } from "./recipient-cap.js";
 
 /**
@@ -14,7 +15,7 @@ export async function queueSmsInOneFlight(ctx: AppContext, row: MessagesTable): 
   if (ctx.dialect !== "postgres") return false;
   const scope = { accountId: row.account_id, environment: row.environment };
   const statements = [
-    statementOf(ctx.db.insertInto("messages").values(row).compile()),
+    statementOf(insertMessage.compile(ctx.db, row)),
     // The rows every send of the account shares come last: locked only until the COMMIT behind them.
     countSmsRecipientInFlight(ctx, scope, row.recipient),
   ];

@@ -53,12 +53,12 @@ export async function sendSms(
   const request = withHeaderCase(send);
   // Before any query: a malformed number costs no lookup.
   requireIndianMobile(request.to);
-  const [senders, templates] = await readTogether(ctx, [
-    senderQuery(ctx.db, accountId, request.sender).compile(),
-    templateQuery(ctx.db, accountId, request.template_id).compile(),
-  ]);
-  const template = templates[0] && toTemplate(templates[0]);
-  const prepared = prepareSms(ctx, principal, request, { senderKnown: senders.length > 0, template });
+  const registry = await ctx.settingsCache.read(
+    accountId,
+    `send:${request.sender}:${request.template_id}`,
+    () => readSendRegistry(ctx, accountId, request.sender, request.template_id),
+  );
+  const prepared = prepareSms(ctx, principal, request, registry);
   // On PostgreSQL one round trip, unless an answer is to be stored or a limit refuses.
   const queued = record === undefined && (await queueSmsInOneFlight(ctx, prepared.row));
   if (!queued) {
@@ -76,6 +76,20 @@ export async function sendSms(
 /** The send with its sender as headers are registered: compared case-insensitively (API.md §4). */
 export function withHeaderCase(send: SmsSendRequest): SmsSendRequest {
   return { ...send, sender: send.sender.toUpperCase() };
+}
+
+/** Whether `sender` is registered, and the template: read together (one round trip on PostgreSQL). */
+async function readSendRegistry(
+  ctx: AppContext,
+  accountId: string,
+  sender: string,
+  templateId: string,
+): Promise<SendRegistry> {
+  const [senders, templates] = await readTogether(ctx, [
+    senderQuery(ctx.db, accountId, sender).compile(),
+    templateQuery(ctx.db, accountId, templateId).compile(),
+  ]);
+  return { senderKnown: senders.length > 0, template: templates[0] && toTemplate(templates[0]) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { Db, Environment, WebhookEndpointStatus } from "../db/schema.js";
@@ -70,6 +71,6 @@ export async function endUnsent(ctx: AppContext, id: string, owner: string): Pro
     })
     .where("id", "=", id)
     .where("lease_owner", "=", owner)
-    .where("state", "=", "pending")
+    .where("state", "=", sql.lit("pending"))
     .execute();
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
@@ -240,7 +240,7 @@ export async function giveUpPendingDeliveries(
     .updateTable("webhook_deliveries")
     .set({ state: "failed", next_attempt_at: null, lease_owner: null, lease_until: null, updated_at: now })
     .where("endpoint_id", "=", endpointId)
-    .where("state", "=", "pending")
+    .where("state", "=", sql.lit("pending"))
     .execute();
 }
 

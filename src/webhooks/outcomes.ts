@@ -103,7 +103,7 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
           successes.map(({ delivery }) => delivery.id),
         )
         .where("lease_owner", "=", owner)
-        .where("state", "=", "pending")
+        .where("state", "=", sql.lit("pending"))
         .execute();
       // One success ends an endpoint's run of failures.
       const recovered = [
@@ -156,7 +156,7 @@ async function recordFailure(
     })
     .where("id", "=", delivery.id)
     .where("lease_owner", "=", owner)
-    .where("state", "=", "pending")
+    .where("state", "=", sql.lit("pending"))
     .execute();
 
   const failingSince = delivery.failing_since ?? now;

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../src/db/database.js";
+import { type CommitWaiter, WalSync } from "../src/db/wal-sync.js";
+
+/* Commits on SQLite are answered only after the WAL is synced, which runs off the event loop. */
+
+const dir = mkdtempSync(join(tmpdir(), "dakiya-wal-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function waiter(log: string[], name: string): CommitWaiter {
+  return { resolve: () => log.push(`${name} ok`), reject: (error) => log.push(`${name} ${String(error)}`) };
+}
+
+describe("WalSync", () => {
+  it("answers every waiter after a sync that began after its commit, batching those that arrive meanwhile", async () => {
+    const wal = join(dir, "a.db-wal");
+    writeFileSync(wal, "frames");
+    const sync = new WalSync(wal);
+    const log: string[] = [];
+    sync.afterCommit([waiter(log, "first")]);
+    sync.afterCommit([waiter(log, "second"), waiter(log, "third")]);
+    expect(log).toEqual([]); // nothing is answered before the disk says so
+    await sync.close();
+    expect(log).toEqual(["first ok", "second ok", "third ok"]);
+  });
+
+  it("fails the waiters when the WAL cannot be synced, and goes on with later commits", async () => {
+    const wal = join(dir, "missing.db-wal");
+    const sync = new WalSync(wal);
+    const log: string[] = [];
+    sync.afterCommit([waiter(log, "lost")]);
+    await sync.close();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/^lost Error: ENOENT/);
+    writeFileSync(wal, "frames");
+    sync.afterCommit([waiter(log, "later")]);
+    await sync.close();
+    expect(log[1]).toBe("later ok");
+  });
+});
+
+describe("the SQLite database", () => {
+  it("runs with synchronous=NORMAL and the driver's WAL sync, and a committed write is in the file", async () => {
+    const path = join(dir, "b.db");
+    const { db } = openDatabase(`sqlite:${path}`);
+    await db.schema.createTable("t").addColumn("v", "integer").execute();
+    await db.transaction().execute((trx) =>
+      trx
+        .insertInto("t" as never)
+        .values({ v: 1 } as never)
+        .execute(),
+    );
+    const other = new SqliteDatabase(path, { readonly: true });
+    expect(other.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(other.prepare("select v from t").all()).toEqual([{ v: 1 }]);
+    other.close();
+    await db.destroy();
+    const reopened = new SqliteDatabase(path);
+    expect(reopened.prepare("select v from t").all()).toEqual([{ v: 1 }]);
+    reopened.close();
+  });
+});
