@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { type CompiledQuery, sql } from "kysely";
 import type { Clock } from "./clock.js";
+import { prepareQuery } from "./db/prepared.js";
 import type { DbOrTrx } from "./db/schema.js";
 
 export interface WindowCount {
@@ -46,15 +47,10 @@ export async function hitUnderLimit(
   spanSeconds: number,
   bucketSeconds: number,
 ): Promise<boolean> {
-  const counted = await hitUnderLimitQuery(
-    db,
-    clock,
-    key,
-    limit,
-    spanSeconds,
-    bucketSeconds,
-  ).executeTakeFirst();
-  return counted !== undefined;
+  const counted = await db.executeQuery(
+    hitUnderLimitQuery(db, clock, key, limit, spanSeconds, bucketSeconds),
+  );
+  return counted.rows.length > 0;
 }
 
 /** The statement of `hitUnderLimit`: it returns the bucket's new count, or no row when over the limit. */
@@ -65,36 +61,53 @@ export function hitUnderLimitQuery(
   limit: number,
   spanSeconds: number,
   bucketSeconds: number,
-) {
+): CompiledQuery<{ count: number }> {
   const start = bucketStart(clock.now().getTime(), bucketSeconds);
-  const windowStart = new Date(start).toISOString();
+  return bucketHit.compile(db, {
+    key,
+    limit,
+    windowStart: new Date(start).toISOString(),
+    spanStart: new Date(start - spanSeconds * 1000).toISOString(),
+    expiresAt: new Date(start + (bucketSeconds + spanSeconds) * 1000).toISOString(),
+  });
+}
+
+interface BucketHit {
+  key: string;
+  limit: number;
+  /** The current bucket's start. */
+  windowStart: string;
+  /** The first bucket that counts. */
+  spanStart: string;
+  expiresAt: string;
+}
+
+const bucketHit = prepareQuery<BucketHit, { count: number }>((db, param) => {
   const earlierHits = sql<number>`(select coalesce(sum(earlier.count), 0) from rate_limit_counters as earlier
-    where earlier.key = ${key}
-      and earlier.window_start >= ${new Date(start - spanSeconds * 1000).toISOString()}
-      and earlier.window_start < ${windowStart})`;
+    where earlier.key = ${param("key")}
+      and earlier.window_start >= ${param("spanStart")}
+      and earlier.window_start < ${param("windowStart")})`;
   return db
     .insertInto("rate_limit_counters")
     .columns(["key", "window_start", "count", "expires_at"])
     .expression(
       db
         .selectNoFrom([
-          sql<string>`cast(${key} as text)`.as("key"),
-          sql<string>`cast(${windowStart} as text)`.as("window_start"),
+          sql<string>`cast(${param("key")} as text)`.as("key"),
+          sql<string>`cast(${param("windowStart")} as text)`.as("window_start"),
           sql<number>`cast(1 as integer)`.as("count"),
-          sql<string>`cast(${new Date(start + (bucketSeconds + spanSeconds) * 1000).toISOString()} as text)`.as(
-            "expires_at",
-          ),
+          sql<string>`cast(${param("expiresAt")} as text)`.as("expires_at"),
         ])
-        .where(sql<boolean>`${earlierHits} < ${limit}`),
+        .where(sql<boolean>`${earlierHits} < ${param("limit")}`),
     )
     .onConflict((oc) =>
       oc
         .columns(["key", "window_start"])
         .doUpdateSet((eb) => ({ count: eb(eb.ref("rate_limit_counters.count"), "+", 1) }))
-        .where(sql<boolean>`rate_limit_counters.count + ${earlierHits} < ${limit}`),
+        .where(sql<boolean>`rate_limit_counters.count + ${earlierHits} < ${param("limit")}`),
     )
     .returning("count");
-}
+});
 
 function bucketStart(timeMs: number, bucketSeconds: number): number {
   const bucketMs = bucketSeconds * 1000;

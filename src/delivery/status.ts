@@ -2,7 +2,8 @@ import type { Transaction } from "kysely";
 import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { Database } from "../db/schema.js";
+import { preparedInsert, prepareQuery } from "../db/prepared.js";
+import type { Database, MessagesTable } from "../db/schema.js";
 import { recordMessageEvent } from "../events/emit.js";
 import { addToSandboxInbox } from "../sandbox/inbox.js";
 import type { AcceptingRoute, Receipt, SandboxInboxEntry } from "./carrier.js";
@@ -36,44 +37,30 @@ export async function markSubmitted(
       receipts.some((r) => r.carrier === carrier && r.carrierMessageId === id && r.state === "delivered"),
     );
   return ctx.db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable("messages")
-      .set((eb) => ({
+    const [updated] = (
+      await acceptMessage.execute(trx, {
+        id: lease.messageId,
+        owner: lease.owner,
         status: deliveredAtOnce ? "delivered" : "submitted",
-        delivered_at: deliveredAtOnce ? now : null,
+        deliveredAt: deliveredAtOnce ? now : null,
         carrier,
         route: route?.name ?? null,
-        sealed: null,
-        submitted_at: now,
-        updated_at: now,
-        attempts: eb("attempts", "+", 1),
-        error_code: null,
-        error_message: null,
-        next_attempt_at: null,
-        lease_until: null,
-        lease_owner: null,
-      }))
-      .where("id", "=", lease.messageId)
-      .where("status", "=", "queued")
-      .where("lease_owner", "=", lease.owner)
-      .returningAll()
-      .executeTakeFirst();
+        now,
+      })
+    ).rows;
     if (!updated) return false;
     if (carrierMessageIds.length > 0) {
-      await trx
-        .insertInto("carrier_messages")
-        .values(
-          carrierMessageIds.map((carrierMessageId, index) => ({
-            carrier: route?.receiptCarrier ?? carrier,
-            carrier_message_id: carrierMessageId,
-            message_id: lease.messageId,
-            part: index + 1,
-            status: deliveredAtOnce ? ("delivered" as const) : ("submitted" as const),
-            error_code: null,
-            updated_at: now,
-          })),
-        )
-        .execute();
+      for (const [index, carrierMessageId] of carrierMessageIds.entries()) {
+        await insertCarrierPart.execute(trx, {
+          carrier: route?.receiptCarrier ?? carrier,
+          carrier_message_id: carrierMessageId,
+          message_id: lease.messageId,
+          part: index + 1,
+          status: deliveredAtOnce ? "delivered" : "submitted",
+          error_code: null,
+          updated_at: now,
+        });
+      }
     }
     if (inbox) await addToSandboxInbox(trx, lease.messageId, inbox, now);
     if (deliveredAtOnce) {
@@ -87,6 +74,43 @@ export async function markSubmitted(
     return true;
   });
 }
+
+interface Acceptance {
+  id: string;
+  owner: string;
+  status: "submitted" | "delivered";
+  deliveredAt: string | null;
+  carrier: string;
+  route: string | null;
+  now: string;
+}
+
+/** A leased, queued message leaves the queue as accepted; no row if the lease was lost. */
+const acceptMessage = prepareQuery<Acceptance, MessagesTable>((db, param) =>
+  db
+    .updateTable("messages")
+    .set((eb) => ({
+      status: param("status"),
+      delivered_at: param("deliveredAt"),
+      carrier: param("carrier"),
+      route: param("route"),
+      sealed: null,
+      submitted_at: param("now"),
+      updated_at: param("now"),
+      attempts: eb("attempts", "+", 1),
+      error_code: null,
+      error_message: null,
+      next_attempt_at: null,
+      lease_until: null,
+      lease_owner: null,
+    }))
+    .where("id", "=", param("id"))
+    .where("status", "=", "queued")
+    .where("lease_owner", "=", param("owner"))
+    .returningAll(),
+);
+
+const insertCarrierPart = preparedInsert("carrier_messages");
 
 /** Puts a message back in the queue to be tried again after `delaySeconds`. */
 export async function scheduleRetry(

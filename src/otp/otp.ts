@@ -9,7 +9,7 @@ import {
   guarded,
   statementOf,
 } from "../db/one-flight.js";
-import { preparedInsert } from "../db/prepared.js";
+import { preparedInsert, prepareQuery } from "../db/prepared.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
@@ -32,6 +32,17 @@ import {
 import { getSendSettings, type OtpSettings } from "./settings.js";
 import { type OtpDetailsView, otpView, otpViews } from "./view.js";
 
+/** A number's pending OTP, through the partial index of pending OTPs. */
+const pendingOtp = prepareQuery<{ accountId: string; environment: Environment; to: string }, OtpsTable>(
+  (db, param) =>
+    db
+      .selectFrom("otps")
+      .selectAll()
+      .where("account_id", "=", param("accountId"))
+      .where("environment", "=", param("environment"))
+      .where("recipient", "=", param("to"))
+      .where("status", "=", sql.lit("pending")),
+);
 const insertOtp = preparedInsert("otps");
 
 export interface OtpSendRequest {
@@ -126,14 +137,7 @@ async function sendAndCharge(
   const attempt = () =>
     ctx.db.transaction().execute(async (trx) => {
       const now = isoNow(ctx.clock);
-      const pending = await trx
-        .selectFrom("otps")
-        .selectAll()
-        .where("account_id", "=", accountId)
-        .where("environment", "=", environment)
-        .where("recipient", "=", request.to)
-        .where("status", "=", sql.lit("pending"))
-        .executeTakeFirst();
+      const [pending] = (await pendingOtp.execute(trx, { accountId, environment, to: request.to })).rows;
 
       let otp: OtpsTable;
       let code: string;
@@ -331,7 +335,7 @@ async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promis
   // right behind them.
   for (const { key, limit, refusal } of hourlySendLimits(ctx, scope, request.to)) {
     const hit = hitUnderLimitQuery(ctx.db, ctx.clock, key, limit, HOUR_SECONDS, SEND_BUCKET_SECONDS);
-    statements.push(guarded(hit.compile(), refusal));
+    statements.push(guarded(hit, refusal));
   }
   if (message && message.cost > 0) {
     statements.push(
