@@ -13,7 +13,7 @@ import { preparedInsert, prepareQuery } from "../db/prepared.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
-import { eventInsert } from "../events/outbox.js";
+import { eventInsert, recordEvent } from "../events/outbox.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import { newId } from "../ids.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
@@ -30,7 +30,7 @@ import {
   requireChannel,
 } from "./deliveries.js";
 import { getSendSettings, type OtpSettings } from "./settings.js";
-import { type OtpDetailsView, otpView, otpViews } from "./view.js";
+import { firstDeliveries, type OtpDetailsView, otpView, otpViews } from "./view.js";
 
 /** A number's pending OTP, through the partial index of pending OTPs. */
 const pendingOtp = prepareQuery<{ accountId: string; environment: Environment; to: string }, OtpsTable>(
@@ -141,6 +141,7 @@ async function sendAndCharge(
 
       let otp: OtpsTable;
       let code: string;
+      let resend = false;
       const resendable = pending && pending.expires_at > now && pending.attempts < pending.max_attempts;
       if (pending && resendable) {
         // Inside the cooldown nothing is sent: neither the same code again nor a caller's new one.
@@ -175,6 +176,7 @@ async function sendAndCharge(
           .where("sends", "=", pending.sends)
           .executeTakeFirst();
         if (resent.numUpdatedRows === 0n) throw new ConcurrentSend();
+        resend = true;
       } else {
         if (pending) {
           // Replaced by a caller's new code, or over (expired or out of attempts): it ends here.
@@ -203,7 +205,12 @@ async function sendAndCharge(
               false,
             )
           : undefined;
-      await recordOtpEvents(trx, ctx, "otp.sent", [otp]);
+      if (resend) await recordOtpEvents(trx, ctx, "otp.sent", [otp]);
+      else {
+        // A new OTP's deliveries are known: its message, if any.
+        const data = otpView(otp, firstDeliveries(message), now);
+        await recordEvent(trx, ctx, { accountId, environment, type: "otp.sent", data });
+      }
       // Last before the answer: the counters' rows stay locked until COMMIT, and every send of the
       // account takes the same one.
       await countHourlySend(trx, ctx, scope, request.to);
@@ -306,17 +313,7 @@ async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promis
   const address = { id: otp.id, accountId: scope.accountId, environment: scope.environment, to: request.to };
   const message =
     setup && otp.is_test === 0 ? otpDeliveryMessage(ctx, address, setup, code, settings) : undefined;
-  const deliveries = message
-    ? [
-        {
-          message_id: message.id,
-          channel: message.channel,
-          fallback: false,
-          status: message.status,
-          created_at: message.created_at,
-        },
-      ]
-    : [];
+  const deliveries = firstDeliveries(message);
   const event = eventInsert(ctx.db, ctx, {
     accountId: scope.accountId,
     environment: scope.environment,

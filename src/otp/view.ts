@@ -1,4 +1,4 @@
-import type { Channel, DbOrTrx, Environment, MessageStatus, OtpsTable } from "../db/schema.js";
+import type { Channel, DbOrTrx, Environment, MessageStatus, MessagesTable, OtpsTable } from "../db/schema.js";
 
 /** An OTP as `GET /v2/otp/{id}` shows it, and as its events carry it: never its code. */
 export interface OtpDetailsView {
@@ -78,6 +78,23 @@ export async function otpViews(db: DbOrTrx, rows: OtpRow[], now: string): Promis
 }
 
 /** The view of an OTP whose deliveries are known. */
+/** The deliveries of an OTP just made: its first message, if it has one. */
+export function firstDeliveries(
+  message: Pick<MessagesTable, "id" | "channel" | "status" | "created_at"> | undefined,
+): OtpDetailsView["deliveries"] {
+  return message
+    ? [
+        {
+          message_id: message.id,
+          channel: message.channel,
+          fallback: false,
+          status: message.status,
+          created_at: message.created_at,
+        },
+      ]
+    : [];
+}
+
 export function otpView(otp: OtpRow, deliveries: OtpDetailsView["deliveries"], now: string): OtpDetailsView {
   return {
     id: otp.id,
