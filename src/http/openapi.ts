@@ -1,5 +1,6 @@
 import swagger from "@fastify/swagger";
-import apiReference from "@scalar/fastify-api-reference";
+import type { FastifyApiReferenceOptions } from "@scalar/fastify-api-reference";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { documentOperation } from "./openapi-operations.js";
 import { tidyDocument } from "./openapi-tidy.js";
@@ -110,23 +111,76 @@ export async function registerDocs(app: App, ctx: AppContext): Promise<void> {
     transformObject: (document) => tidyDocument("openapiObject" in document ? document.openapiObject : {}),
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
-  await app.register(apiReference, {
-    routePrefix: DOCS_PATH,
-    configuration: {
-      url: OPENAPI_PATH,
-      pageTitle: "Dakiya API reference",
-      favicon: LOGO_URL,
-      theme: "default",
-      customCss: BRAND_CSS,
-      withDefaultFonts: false,
-      telemetry: false,
-      // Features that call Scalar's hosted services stay off.
-      showDeveloperTools: "never",
-      agent: { disabled: true },
-      mcp: { disabled: true },
-      documentDownloadType: "json",
-      defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
-      authentication: { preferredSecurityScheme: "apiKey" },
+  const referencePage = lazyReferencePage();
+  app.addHook("onClose", () => referencePage.close());
+  for (const url of [DOCS_PATH, `${DOCS_PATH}/*`]) {
+    app.route({
+      method: ["GET", "HEAD"],
+      url,
+      schema: { hide: true },
+      handler: (request, reply) => referencePage.serve(request, reply),
+    });
+  }
+}
+
+/** The reference page's look and settings: nothing on it calls a hosted service. */
+const REFERENCE_CONFIGURATION: FastifyApiReferenceOptions["configuration"] = {
+  url: OPENAPI_PATH,
+  pageTitle: "Dakiya API reference",
+  favicon: LOGO_URL,
+  theme: "default",
+  customCss: BRAND_CSS,
+  withDefaultFonts: false,
+  telemetry: false,
+  // Features that call Scalar's hosted services stay off.
+  showDeveloperTools: "never",
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  documentDownloadType: "json",
+  defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
+  authentication: { preferredSecurityScheme: "apiKey" },
+};
+
+/** Headers of the reference page's answers that the browser needs. */
+const PASSED_HEADERS = ["content-type", "location", "cache-control", "etag", "last-modified"];
+
+/**
+ * Scalar's page and its 4 MB script, loaded on the first visit to /docs rather than at start:
+ * importing them costs a server about 35 MB of memory, for a page most servers never show. The
+ * page is served by a Fastify instance of its own, which this server's /docs routes ask.
+ */
+function lazyReferencePage() {
+  let docs: Promise<FastifyInstance> | undefined;
+  const open = async (): Promise<FastifyInstance> => {
+    const { default: apiReference } = await import("@scalar/fastify-api-reference");
+    const server = Fastify();
+    await server.register(apiReference, {
+      routePrefix: DOCS_PATH,
+      configuration: REFERENCE_CONFIGURATION,
+    });
+    await server.ready();
+    return server;
+  };
+  return {
+    async serve(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+      docs ??= open().catch((error: unknown) => {
+        docs = undefined;
+        throw error;
+      });
+      const answer = await (await docs).inject({
+        method: request.method as "GET" | "HEAD",
+        url: request.url,
+      });
+      reply.code(answer.statusCode);
+      for (const name of PASSED_HEADERS) {
+        const value = answer.headers[name];
+        if (value !== undefined) reply.header(name, value);
+      }
+      return reply.send(answer.rawPayload);
     },
-  });
+    async close(): Promise<void> {
+      const server = await docs?.catch(() => undefined);
+      await server?.close();
+    },
+  };
 }
