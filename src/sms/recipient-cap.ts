@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import { countRecipientUnderCap, type FlightStatement } from "../db/one-flight.js";
+import { prepareQuery } from "../db/prepared.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 
@@ -46,6 +47,11 @@ export async function claimRecipients(
 ): Promise<Set<string>> {
   if (numbers.length === 0) return new Set();
   const windowStart = currentHourStart(ctx).toISOString();
+  if (numbers.length === 1) {
+    const recipient = numbers[0] as string;
+    const claimed = await claimOne.execute(trx, { windowStart, ...scope, recipient });
+    return new Set(claimed.rows.map((row) => row.recipient));
+  }
   const rows = [...new Set(numbers)].sort().map((recipient) => ({
     window_start: windowStart,
     account_id: scope.accountId,
@@ -69,29 +75,56 @@ export async function countNewRecipient(trx: DbOrTrx, ctx: AppContext, scope: Re
   const now = ctx.clock.now().getTime();
   const hourStart = currentHourStart(ctx).getTime();
   const cap = ctx.rateLimits.smsRecipientsPerHour;
-  const counted = await trx
-    .insertInto("rate_limit_counters")
-    .values({
-      key: counterKey(scope),
-      window_start: new Date(hourStart).toISOString(),
-      count: 1,
-      expires_at: new Date(hourStart + HOUR_MS).toISOString(),
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(["key", "window_start"])
-        .doUpdateSet((eb) => ({ count: eb(eb.ref("rate_limit_counters.count"), "+", 1) }))
-        .where("rate_limit_counters.count", "<", cap),
-    )
-    .returning("count")
-    .executeTakeFirst();
-  if (!counted) {
+  const counted = await countUnderCap.execute(trx, {
+    key: counterKey(scope),
+    windowStart: new Date(hourStart).toISOString(),
+    expiresAt: new Date(hourStart + HOUR_MS).toISOString(),
+    cap,
+  });
+  if (counted.rows.length === 0) {
     throw new ApiError(
       "rate_limited",
       `This account sends SMS to at most ${cap} different numbers an hour; numbers already sent to this hour still go through.`,
     ).withRetryAfter((hourStart + HOUR_MS - now) / 1000);
   }
 }
+
+const claimOne = prepareQuery<
+  RecipientScope & { windowStart: string; recipient: string },
+  { recipient: string }
+>((db, param) =>
+  db
+    .insertInto("sms_recipient_hours")
+    .values({
+      window_start: param("windowStart"),
+      account_id: param("accountId"),
+      environment: param("environment"),
+      recipient: param("recipient"),
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning("recipient"),
+);
+
+const countUnderCap = prepareQuery<
+  { key: string; windowStart: string; expiresAt: string; cap: number },
+  { count: number }
+>((db, param) =>
+  db
+    .insertInto("rate_limit_counters")
+    .values({
+      key: param("key"),
+      window_start: param("windowStart"),
+      count: 1,
+      expires_at: param("expiresAt"),
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["key", "window_start"])
+        .doUpdateSet((eb) => ({ count: eb(eb.ref("rate_limit_counters.count"), "+", 1) }))
+        .where("rate_limit_counters.count", "<", param("cap")),
+    )
+    .returning("count"),
+);
 
 /** Takes back a `countNewRecipient` of this transaction whose send was refused after all. */
 export async function uncountRecipient(trx: DbOrTrx, ctx: AppContext, scope: RecipientScope): Promise<void> {
