@@ -136,4 +136,21 @@ describe.each(DIALECTS)("a new DAKIYA_SECRET on %s", (dialect) => {
     const balance = await call("GET", "/v2/balance");
     expect(balance.json()).toMatchObject({ balance: "100.0000" });
   });
+
+  it("replaces a pending OTP whose code it cannot read with a new one when it is sent again", async () => {
+    const current = ctx as AppContext;
+    const [old] = await current.db.selectFrom("otps").select(["id", "status"]).execute();
+    const resent = await call("POST", "/v2/otp/send", { to: TO });
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json<{ id: string }>().id).not.toBe(old?.id);
+    const statuses = await current.db
+      .selectFrom("otps")
+      .select(["id", "status"])
+      .orderBy("created_at")
+      .execute();
+    expect(statuses).toEqual([
+      { id: old?.id, status: "cancelled" },
+      { id: resent.json<{ id: string }>().id, status: "pending" },
+    ]);
+  });
 });

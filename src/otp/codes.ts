@@ -42,6 +42,15 @@ export function unseal(secret: string, sealed: string): string {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
 }
 
+/** `unseal`, or `undefined` when `sealed` was sealed under another secret (DAKIYA_SECRET changed). */
+export function tryUnseal(secret: string, sealed: string): string | undefined {
+  try {
+    return unseal(secret, sealed);
+  } catch {
+    return undefined;
+  }
+}
+
 function sealKey(secret: string): Buffer {
   return createHash("sha256").update(`dakiya-seal:${secret}`).digest();
 }

@@ -20,7 +20,7 @@ import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
 import { hitUnderLimit, hitUnderLimitQuery } from "../rate-limit.js";
 import { insertMessage } from "../sms/messages.js";
-import { codeMatches, generateCode, hashCode, seal, unseal } from "./codes.js";
+import { codeMatches, generateCode, hashCode, seal, tryUnseal } from "./codes.js";
 import {
   type ChannelSetup,
   insertOtpDelivery,
@@ -154,7 +154,14 @@ async function sendAndCharge(
           ).withRetryAfter(retryAfter);
         }
       }
-      if (pending && resendable && request.code === undefined) {
+      // A code sealed under a replaced DAKIYA_SECRET can be neither sent again nor verified: a new
+      // OTP replaces it, as when the caller gives a new code.
+      const sealedCode =
+        pending?.code_sealed && resendable && request.code === undefined
+          ? tryUnseal(ctx.secret, pending.code_sealed)
+          : undefined;
+      const readable = pending?.code_sealed === null || sealedCode !== undefined;
+      if (pending && resendable && request.code === undefined && readable) {
         if (pending.sends >= ctx.otpLimits.sendsPerOtp) {
           throw new ApiError(
             "rate_limited",
@@ -165,7 +172,7 @@ async function sendAndCharge(
         if (pending.is_test === 0 && pending.code_sealed === null) {
           throw new Error(`pending OTP ${pending.id} has lost its sealed code`);
         }
-        code = pending.code_sealed === null ? "" : unseal(ctx.secret, pending.code_sealed);
+        code = sealedCode ?? "";
         // The OTP keeps its first channel; this send's channel is in its deliveries.
         otp = { ...pending, sends: pending.sends + 1, last_sent_at: now, updated_at: now };
         const resent = await trx
