@@ -32,11 +32,11 @@ export class SettingsCache {
   /** The cached value of `key` for `accountId`, or what `load` reads (then kept). */
   read<T>(accountId: string, key: string, load: () => Promise<T>): Promise<T> {
     const now = performance.now();
-    const account = this.#account(accountId);
-    const cached = account.entries.get(key);
+    const cached = this.#accounts.get(accountId)?.entries.get(key);
     if (cached && cached.expiresAt > now) return cached.value as Promise<T>;
 
     if (this.#size >= MAX_ENTRIES) this.clear();
+    const account = this.#account(accountId);
     const generation = account.generation;
     const value = load();
     const entry: Entry = { value, expiresAt: now + SETTINGS_CACHE_MS };

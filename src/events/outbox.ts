@@ -2,7 +2,7 @@ import type { CompiledQuery, Transaction } from "kysely";
 import { type Clock, isoNow } from "../clock.js";
 import { writerTransactionId } from "../db/event-order.js";
 import { prepareQuery } from "../db/prepared.js";
-import type { Database, DbOrTrx, Dialect, Environment, EventsTable, EventType } from "../db/schema.js";
+import type { Database, DbOrTrx, Environment, EventsTable, EventType } from "../db/schema.js";
 import { newId } from "../ids.js";
 
 export { EVENT_TYPES, type EventType } from "../db/schema.js";
@@ -27,8 +27,6 @@ export interface NewEvent {
 /** What writing an event needs from the context (an `AppContext` will do). */
 export interface EventWriter {
   clock: Clock;
-  /** The order key differs by dialect: see src/db/event-order.ts. */
-  dialect: Dialect;
 }
 
 /**
