@@ -212,6 +212,13 @@ describe("SMPP_ROUTES", () => {
     }
   });
 
+  it("never quotes the file in an error about its JSON, where a password may stand", () => {
+    const broken = '[{"name":"a","url":"smpp://u:Passw0rd@h"},]';
+    const error = errorOf(() => parseRoutesFile(broken));
+    expect(error).toMatch(/^SMPP_ROUTES: the file is not valid JSON/);
+    expect(error).not.toMatch(/sw0rd|Passw/);
+  });
+
   describe("fuzzed", () => {
     const name = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,31}$/);
     const json = fc.jsonValue({ maxDepth: 3 });

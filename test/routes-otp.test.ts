@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sendDueFallbacks } from "../src/otp/fallback.js";
 import { getOtp, sendOtp } from "../src/otp/otp.js";
 import { updateOtpSettings } from "../src/otp/settings.js";
 import { TestClock } from "./helpers/context.js";
@@ -166,6 +167,8 @@ describe.each(DIALECTS)("OTP SMS on a second route, on %s", (dialect) => {
     expect((await otpRow(otp.id)).fallback_due_at).toBeNull();
     clock.advance(60);
     await rig.stopWorker();
+    // Past every deadline, a sweep with both routes bound finds nothing more to send.
+    expect(await sendDueFallbacks(rig.ctx, { smsRoutes: () => rig.carrier.routes() })).toBe(0);
     expect(await deliveries(otp.id)).toHaveLength(2);
     expect(await ledger()).toHaveLength(1);
   });

@@ -10,12 +10,6 @@ interface Entry {
   expiresAt: number;
 }
 
-interface AccountEntries {
-  /** Bumped by every change to the account: a read begun before it is not kept. */
-  generation: number;
-  entries: Map<string, Entry>;
-}
-
 /**
  * What sends read of an account's configuration (DLT senders and templates, OTP settings),
  * kept for half a second. Sends read these on every request but they change rarely; API keys are
@@ -26,64 +20,47 @@ interface AccountEntries {
  * of the same entry that arrive together share one query.
  */
 export class SettingsCache {
-  readonly #accounts = new Map<string, AccountEntries>();
+  /** Each account's entries, by key. */
+  readonly #accounts = new Map<string, Map<string, Entry>>();
   #size = 0;
 
   /** The cached value of `key` for `accountId`, or what `load` reads (then kept). */
   read<T>(accountId: string, key: string, load: () => Promise<T>): Promise<T> {
     const now = performance.now();
-    const cached = this.#accounts.get(accountId)?.entries.get(key);
+    const cached = this.#accounts.get(accountId)?.get(key);
     if (cached && cached.expiresAt > now) return cached.value as Promise<T>;
 
     if (this.#size >= MAX_ENTRIES) this.clear();
-    const account = this.#account(accountId);
-    const generation = account.generation;
+    let entries = this.#accounts.get(accountId);
+    if (!entries) {
+      entries = new Map();
+      this.#accounts.set(accountId, entries);
+    }
     const value = load();
     const entry: Entry = { value, expiresAt: now + SETTINGS_CACHE_MS };
-    if (!account.entries.has(key)) this.#size += 1;
-    account.entries.set(key, entry);
-    value.then(
-      () => {
-        // A change landed while this read ran: its result may predate the change.
-        if (account.generation !== generation && account.entries.get(key) === entry) {
-          account.entries.delete(key);
-          this.#size -= 1;
-        }
-      },
-      () => {
-        if (account.entries.get(key) === entry) {
-          account.entries.delete(key);
-          this.#size -= 1;
-        }
-      },
-    );
+    if (!entries.has(key)) this.#size += 1;
+    entries.set(key, entry);
+    // A failed read is not kept. (A read that a change overtook is gone already: `forget`
+    // dropped its entry, so only the callers that joined it before the change see its result.)
+    value.catch(() => {
+      if (this.#accounts.get(accountId) === entries && entries.get(key) === entry) {
+        entries.delete(key);
+        this.#size -= 1;
+      }
+    });
     return value;
   }
 
   /** Drops everything cached of `accountId`: call after any change to its senders, templates or settings. */
   forget(accountId: string): void {
-    const account = this.#accounts.get(accountId);
-    if (!account) return;
-    account.generation += 1;
-    this.#size -= account.entries.size;
-    account.entries.clear();
+    const entries = this.#accounts.get(accountId);
+    if (!entries) return;
+    this.#size -= entries.size;
+    this.#accounts.delete(accountId);
   }
 
   clear(): void {
-    for (const account of this.#accounts.values()) {
-      account.generation += 1;
-      account.entries.clear();
-    }
     this.#accounts.clear();
     this.#size = 0;
-  }
-
-  #account(accountId: string): AccountEntries {
-    let account = this.#accounts.get(accountId);
-    if (!account) {
-      account = { generation: 0, entries: new Map() };
-      this.#accounts.set(accountId, account);
-    }
-    return account;
   }
 }

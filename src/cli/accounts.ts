@@ -3,7 +3,6 @@ import {
   type AccountSummary,
   createAccount,
   listAccounts,
-  requireAccountExists,
 } from "../accounts/accounts.js";
 import { addCredits, getBalance, type LedgerEntryView, latestLedgerEntries } from "../accounts/ledger.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
@@ -54,11 +53,12 @@ export function accountCommands(program: Command, output: () => OutputOptions): 
     )
     .action(async (opts: { account: string; environment: Environment; entries: number }) => {
       const { balance, entries } = await withContext(async (ctx) => {
-        await requireAccountExists(ctx.db, opts.account);
-        return {
-          balance: await getBalance(ctx.db, opts.account, opts.environment),
-          entries: await latestLedgerEntries(ctx.db, opts.account, opts.environment, opts.entries),
-        };
+        // getBalance answers not_found for an unknown account.
+        const [balance, entries] = await Promise.all([
+          getBalance(ctx.db, opts.account, opts.environment),
+          latestLedgerEntries(ctx.db, opts.account, opts.environment, opts.entries),
+        ]);
+        return { balance, entries };
       });
       const shown = formatInr(balance);
       const lines = [`The ${opts.environment} balance of ${opts.account} is ₹${shown}.`];

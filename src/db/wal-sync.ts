@@ -22,6 +22,11 @@ export class WalSync {
   #syncing = false;
   #waiting: CommitWaiter[] = [];
   #idle: Array<() => void> = [];
+  /**
+   * Set by a failed sync. Linux may then drop the unsynced pages and report the next sync as a
+   * success, so no later commit can be said to be on disk: every one fails until a restart.
+   */
+  #lost: Error | undefined;
 
   constructor(walPath: string) {
     this.#walPath = walPath;
@@ -30,6 +35,10 @@ export class WalSync {
   /** Resolves `waiters` once everything committed so far is on disk. */
   afterCommit(waiters: CommitWaiter[]): void {
     if (waiters.length === 0) return;
+    if (this.#lost) {
+      for (const waiter of waiters) waiter.reject(this.#lost);
+      return;
+    }
     this.#waiting.push(...waiters);
     if (!this.#syncing) this.#sync();
   }
@@ -47,7 +56,14 @@ export class WalSync {
       this.#finish(batch, error);
       return;
     }
-    fdatasync(fd, (error) => this.#finish(batch, error ?? undefined));
+    fdatasync(fd, (error) => {
+      if (error) {
+        this.#lost = new Error(
+          `syncing the SQLite write-ahead log failed (${error.code}); restart the server`,
+        );
+      }
+      this.#finish(batch, this.#lost);
+    });
   }
 
   #finish(batch: CommitWaiter[], error: unknown): void {

@@ -50,17 +50,18 @@ export async function markSubmitted(
     ).rows;
     if (!updated) return false;
     if (carrierMessageIds.length > 0) {
-      for (const [index, carrierMessageId] of carrierMessageIds.entries()) {
-        await insertCarrierPart.execute(trx, {
-          carrier: route?.receiptCarrier ?? carrier,
-          carrier_message_id: carrierMessageId,
-          message_id: lease.messageId,
-          part: index + 1,
-          status: deliveredAtOnce ? "delivered" : "submitted",
-          error_code: null,
-          updated_at: now,
-        });
-      }
+      const parts = carrierMessageIds.map((carrierMessageId, index) => ({
+        carrier: route?.receiptCarrier ?? carrier,
+        carrier_message_id: carrierMessageId,
+        message_id: lease.messageId,
+        part: index + 1,
+        status: deliveredAtOnce ? ("delivered" as const) : ("submitted" as const),
+        error_code: null,
+        updated_at: now,
+      }));
+      // Most messages are one part: that insert is compiled once; a long message's in one statement.
+      if (parts.length === 1) await insertCarrierPart.execute(trx, parts[0] as (typeof parts)[number]);
+      else await trx.insertInto("carrier_messages").values(parts).execute();
     }
     if (inbox) await addToSandboxInbox(trx, lease.messageId, inbox, now);
     if (deliveredAtOnce) {

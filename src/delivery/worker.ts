@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { claimDueMessages } from "../db/queue-claims.js";
 import type { MessagesTable } from "../db/schema.js";
 import { randomBase62 } from "../ids.js";
-import { unseal } from "../otp/codes.js";
+import { tryUnseal } from "../otp/codes.js";
 import { startOtpExpirySweep } from "../otp/expiry.js";
 import { sendDueFallbacks } from "../otp/fallback.js";
 import { startWebhookDispatcher } from "../webhooks/dispatcher.js";
@@ -131,10 +131,8 @@ async function deliver(
 ): Promise<void> {
   const lease: Lease = { messageId: row.id, owner };
   const carrier = carrierFor(carriers, row);
-  let outbound: OutboundMessage;
-  try {
-    outbound = toOutbound(ctx, row);
-  } catch {
+  const outbound = toOutbound(ctx, row);
+  if (!outbound) {
     // Sealed under another server secret (DAKIYA_SECRET changed while it was queued): it can
     // never be read, so it fails, refunded, rather than being tried again forever.
     ctx.log.error({ message_id: row.id }, "a queued OTP message cannot be unsealed: failed and refunded");
@@ -204,9 +202,12 @@ export function backoffSeconds(attempts: number, atLeast = 0): number {
   return Math.max(atLeast, Math.round(jittered * 1000) / 1000);
 }
 
-function toOutbound(ctx: AppContext, row: MessagesTable): OutboundMessage {
+/** What the carrier gets; `undefined` when the message's sealed part cannot be opened. */
+function toOutbound(ctx: AppContext, row: MessagesTable): OutboundMessage | undefined {
   // An OTP message's real text and code travel sealed; the stored text has the code masked.
-  const sealed = row.sealed ? (JSON.parse(unseal(ctx.secret, row.sealed)) as SealedDelivery) : undefined;
+  const opened = row.sealed ? tryUnseal(ctx.secret, row.sealed) : undefined;
+  if (row.sealed && opened === undefined) return undefined;
+  const sealed = opened === undefined ? undefined : (JSON.parse(opened) as SealedDelivery);
   return {
     id: row.id,
     accountId: row.account_id,

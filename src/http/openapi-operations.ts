@@ -26,7 +26,7 @@ const ERROR_MEANINGS: Partial<Record<ErrorCode, string>> = {
   template_sender_mismatch: "the template may not go out under this sender",
   missing_variable: "a placeholder of the template has no value in `variables`",
   unknown_variable: "`variables` has a name the template does not use",
-  variable_too_long: "a value is over 30 characters",
+  variable_too_long: "a value is over the DLT length limit (30 characters unless the server sets another)",
   invalid_variable: "a value does not fit its typed DLT slot (numeric, url, email, …)",
   message_too_long: "the text is over 10 segments",
   unsupported_destination: "a valid number of a country other than India",

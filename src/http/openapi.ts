@@ -45,7 +45,7 @@ const TAGS = [
 
 const DESCRIPTION = `Messaging API for India: DLT-templated SMS, one-time passcodes by SMS, WhatsApp and voice, sandbox and live environments, prepaid INR credits.
 
-Every \`/v2/\` request needs \`Authorization: Bearer <key>\` (\`dk_live_…\` or \`dk_sandbox_…\`); the key's environment decides which balance pays and whether delivery is real. Bodies are JSON (\`Content-Type: application/json\`), at most 16 KiB; money is a string of INR with 4 decimals (\`"0.2500"\`); times are RFC 3339 UTC. Every answer carries \`X-Request-Id\`, and every error is \`{"error": {"code", "message", "param", "request_id"}}\`.
+Every \`/v2/\` request needs \`Authorization: Bearer <key>\` (\`dk_live_…\` or \`dk_sandbox_…\`); the key's environment decides which balance pays and whether delivery is real. Bodies are JSON (\`Content-Type: application/json\`), at most 16 KiB (1 MiB on \`/v2/sms/batch\`); money is a string of INR with 4 decimals (\`"0.2500"\`); times are RFC 3339 UTC. Every answer carries \`X-Request-Id\`, and every error is \`{"error": {"code", "message", "param", "request_id"}}\`.
 
 The examples work as they are with a sandbox key once the walk-through's sender \`DAKIYA\`, templates \`1107161234567890123\` and \`1107161234567890999\` and OTP settings are registered (see the README).`;
 

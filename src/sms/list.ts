@@ -83,11 +83,13 @@ export async function listMessagesPage(
           .orderBy("message_id")
           .orderBy("part")
           .execute();
+  const partsOf = new Map<string, typeof parts>();
+  for (const part of parts) partsOf.set(part.message_id, [...(partsOf.get(part.message_id) ?? []), part]);
   return {
     data: page.map((row) =>
       toMessageView(
         row,
-        parts.filter((p) => p.message_id === row.id).map((p) => p.carrier_message_id),
+        (partsOf.get(row.id) ?? []).map((part) => part.carrier_message_id),
       ),
     ),
     has_more: rows.length > filter.limit,

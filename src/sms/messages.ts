@@ -127,10 +127,10 @@ export function queuedMessage(now: string, fields: NewMessage): MessagesTable {
   };
 }
 
-/** Debits a message's cost through the ledger and puts it in the queue, in the caller's transaction. */
 /** A message row's insert, compiled once (see `preparedInsert`). */
 export const insertMessage = preparedInsert("messages");
 
+/** Debits a message's cost through the ledger and puts it in the queue, in the caller's transaction. */
 export async function chargeAndQueue(trx: DbOrTrx, ctx: AppContext, row: MessagesTable): Promise<void> {
   if (row.cost > 0) {
     await applyLedgerChange(trx, ctx.clock, {

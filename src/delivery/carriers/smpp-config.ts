@@ -144,7 +144,10 @@ export function parseRoutesFile(text: string): SmppRoute[] {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`SMPP_ROUTES: the file is not valid JSON (${oneLine((error as Error).message)})`);
+    // Only where: the parser's own message quotes the text around the error, passwords included.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    const where = position === undefined ? "" : ` at character ${Number(position) + 1}`;
+    throw new ConfigError(`SMPP_ROUTES: the file is not valid JSON${where}`);
   }
   if (!Array.isArray(parsed)) {
     throw new ConfigError(`SMPP_ROUTES: the file must hold a JSON array of routes, got ${kindOf(parsed)}`);
