@@ -1,9 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import {
-  type AccountSummary,
-  createAccount,
-  listAccounts,
-} from "../accounts/accounts.js";
+import { type AccountSummary, createAccount, listAccounts } from "../accounts/accounts.js";
 import { addCredits, getBalance, type LedgerEntryView, latestLedgerEntries } from "../accounts/ledger.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
 import { formatInr, parseInr } from "../money.js";
