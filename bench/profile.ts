@@ -52,7 +52,7 @@ export function summariseProfile(): void {
     "By module (self time):",
     ...top(byModule, 15),
     "By function (self time):",
-    ...top(byFunction, 20),
+    ...top(byFunction, Number(process.env.BENCH_PROFILE_TOP ?? 20)),
     "",
   ].join("\n");
   writeFileSync(join(RESULTS_DIR, "profile-summary.txt"), summary);

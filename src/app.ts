@@ -77,13 +77,20 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 /** Bodies are JSON only (API.md §1): anything else on a POST is 415, even with no body at all. */
 function registerJsonOnly(app: App): void {
   app.removeContentTypeParser("text/plain");
-  app.addHook("onRequest", async (request) => {
-    if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") return;
+  app.addHook("onRequest", (request, _reply, done) => {
+    const { method } = request;
+    const url = request.routeOptions.url;
     // Carriers' webhooks come in their providers' formats (form posts, signed raw JSON).
-    if (!request.routeOptions.url || request.routeOptions.url.startsWith("/webhooks/")) return;
-    const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
-    if (type !== "application/json") {
-      throw new ApiError("unsupported_media_type", "Send the body as Content-Type: application/json.");
+    if (
+      (method === "POST" || method === "PUT" || method === "PATCH") &&
+      url &&
+      !url.startsWith("/webhooks/")
+    ) {
+      const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+      if (type !== "application/json") {
+        throw new ApiError("unsupported_media_type", "Send the body as Content-Type: application/json.");
+      }
     }
+    done();
   });
 }

@@ -60,11 +60,18 @@ export interface ContextOverrides {
   liveChannels?: Channel[];
   /** `false`: count nothing and load no metrics library (the operator's CLI serves no metrics). */
   metrics?: boolean;
+  /** Checkpoint a SQLite database on a thread of its own (long-running processes: serve, worker). */
+  backgroundCheckpoints?: boolean;
 }
 
 /** Opens the database, brings its schema up to date and loads the server secret. */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
-  const { db, dialect, dataDir } = openDatabase(config.databaseUrl);
+  const log = overrides.log ?? createLogger(config.logLevel);
+  const { db, dialect, dataDir } = openDatabase(config.databaseUrl, {
+    sqlite: overrides.backgroundCheckpoints
+      ? { backgroundCheckpoints: { onFailure: (failure) => log.warn({ failure }, "checkpoint failed") } }
+      : {},
+  });
   try {
     await migrateToLatest(db);
   } catch (error) {
@@ -72,7 +79,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     throw error;
   }
   const clock = overrides.clock ?? systemClock;
-  const log = overrides.log ?? createLogger(config.logLevel);
   const carrierBoard = new CarrierBoard();
   let metrics = unmeteredMetrics;
   if (overrides.metrics !== false) {

@@ -28,8 +28,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   // A response sent once shutdown has begun closes its connection: a keep-alive connection left
   // open after its in-flight request would hold `app.close()` up until the keep-alive timeout.
-  app.addHook("onSend", async (_request, reply) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (ctx.shuttingDown) reply.header("Connection", "close");
+    done(null, payload);
   });
   await app.listen({ host: options.host, port: options.port });
   const { address, port } = app.server.address() as AddressInfo;

@@ -21,7 +21,7 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
         import("../server.js"),
       ]);
       const config = loadConfig();
-      const ctx = await openContext(config);
+      const ctx = await openContext(config, { backgroundCheckpoints: true });
       const app = await buildApp(ctx);
       const server = await startServer(app, ctx, {
         ...config,
@@ -44,7 +44,7 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
         import("../metrics/listener.js"),
       ]);
       const config = loadConfig();
-      const ctx = await openContext(config);
+      const ctx = await openContext(config, { backgroundCheckpoints: true });
       // A worker has no HTTP port: it serves /metrics only on a listener of its own (METRICS_PORT).
       const metrics = ctx.metrics.listener
         ? await startMetricsListener(ctx.metrics, ctx.metrics.listener, ctx.log).catch(

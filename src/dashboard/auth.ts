@@ -27,21 +27,25 @@ declare module "fastify" {
 export async function registerDashboardAuth(app: App, ctx: AppContext): Promise<void> {
   await app.register(cookie);
   app.decorateRequest("dashboardSession", null);
-  app.addHook("onRequest", async (request) => {
-    if (!request.routeOptions.url?.startsWith(DASHBOARD_API)) return;
-    const changes = !SAFE_METHODS.has(request.method);
-    if (changes && !isSameOrigin(request, ctx)) {
-      throw new ApiError("csrf_rejected", "Requests from other sites are refused.");
-    }
-    if (request.routeOptions.config.signedOut) return;
-    const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await findSession(ctx, token) : undefined;
-    if (!session) throw new ApiError("not_signed_in", "Sign in to continue; the session has ended.");
-    if (changes && !sameSecret(request.headers["x-csrf-token"], session.csrfToken)) {
-      throw new ApiError("csrf_rejected", "Send the session's CSRF token in X-CSRF-Token.");
-    }
-    request.dashboardSession = session;
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (!request.routeOptions.url?.startsWith(DASHBOARD_API)) return done();
+    return authenticateSession(ctx, request);
   });
+}
+
+async function authenticateSession(ctx: AppContext, request: FastifyRequest): Promise<void> {
+  const changes = !SAFE_METHODS.has(request.method);
+  if (changes && !isSameOrigin(request, ctx)) {
+    throw new ApiError("csrf_rejected", "Requests from other sites are refused.");
+  }
+  if (request.routeOptions.config.signedOut) return;
+  const token = request.cookies[SESSION_COOKIE];
+  const session = token ? await findSession(ctx, token) : undefined;
+  if (!session) throw new ApiError("not_signed_in", "Sign in to continue; the session has ended.");
+  if (changes && !sameSecret(request.headers["x-csrf-token"], session.csrfToken)) {
+    throw new ApiError("csrf_rejected", "Send the session's CSRF token in X-CSRF-Token.");
+  }
+  request.dashboardSession = session;
 }
 
 /** The signed-in user of a dashboard route; the hook guarantees one outside `signedOut` routes. */

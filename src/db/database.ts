@@ -5,7 +5,7 @@ import { type Driver, Kysely, PostgresDialect, SqliteAdapter, SqliteDialect } fr
 import pg from "pg";
 import { ConfigError } from "../errors.js";
 import type { Database, Db, Dialect } from "./schema.js";
-import { GroupCommitSqliteDriver } from "./sqlite-driver.js";
+import { GroupCommitSqliteDriver, type SqliteDriverOptions } from "./sqlite-driver.js";
 
 export interface DatabaseHandle {
   db: Db;
@@ -30,7 +30,12 @@ export function postgresPoolOf(db: Db): pg.Pool {
   return pool;
 }
 
-export function openDatabase(url: string): DatabaseHandle {
+/** `sqlite` applies to SQLite databases only. */
+export interface OpenOptions {
+  sqlite?: SqliteDriverOptions;
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     // Pipeline mode: statements issued together go out together (one round trip, src/db/one-flight.ts);
     // one at a time, as Kysely issues them, they run as without it.
@@ -46,7 +51,9 @@ export function openDatabase(url: string): DatabaseHandle {
     const inMemory = path === ":memory:";
     if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
     return {
-      db: new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(() => openSqlite(path)) }),
+      db: new Kysely<Database>({
+        dialect: new GroupCommitSqliteDialect(() => openSqlite(path), options.sqlite),
+      }),
       dialect: "sqlite",
       dataDir: inMemory ? undefined : dirname(resolve(path)),
     };
@@ -97,14 +104,16 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
 /** SQLite through the group-commit driver (`sqlite-driver.ts`). */
 class GroupCommitSqliteDialect extends SqliteDialect {
   readonly #open: () => SqliteDatabase.Database;
+  readonly #options: SqliteDriverOptions | undefined;
 
-  constructor(open: () => SqliteDatabase.Database) {
+  constructor(open: () => SqliteDatabase.Database, options?: SqliteDriverOptions) {
     super({ database: async () => open() });
     this.#open = open;
+    this.#options = options;
   }
 
   override createDriver(): Driver {
-    return new GroupCommitSqliteDriver(this.#open);
+    return new GroupCommitSqliteDriver(this.#open, this.#options);
   }
 
   override createAdapter(): SqliteAdapter {

@@ -25,7 +25,13 @@ import {
   type QueryResult,
   SelectQueryNode,
 } from "kysely";
+import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from "./wal-checkpointer.js";
 import { type CommitWaiter, WalSync } from "./wal-sync.js";
+
+export interface SqliteDriverOptions {
+  /** Checkpoint the log on a thread of its own (wal-checkpointer.ts), telling `onFailure` of failures. */
+  backgroundCheckpoints?: { onFailure: (message: string) => void };
+}
 
 /** A group commits once it holds this many transactions... */
 const MAX_GROUP_TRANSACTIONS = 64;
@@ -92,9 +98,12 @@ export class GroupCommitSqliteDriver implements Driver {
   #inTransaction = false;
   #idleCommitScheduled = false;
   #walSync: WalSync | undefined;
+  readonly #options: SqliteDriverOptions;
+  #checkpointer: WalCheckpointer | undefined;
 
-  constructor(open: () => SqliteDatabase.Database) {
+  constructor(open: () => SqliteDatabase.Database, options: SqliteDriverOptions = {}) {
     this.#open = open;
+    this.#options = options;
   }
 
   async init(): Promise<void> {
@@ -105,6 +114,11 @@ export class GroupCommitSqliteDriver implements Driver {
     // NORMAL (1) leaves the WAL unsynced at COMMIT: the driver syncs it before answering.
     if (!db.memory && journal === "wal" && synchronous === 1) {
       this.#walSync = new WalSync(`${resolve(db.name)}-wal`);
+    }
+    const background = this.#options.backgroundCheckpoints;
+    if (!db.memory && journal === "wal" && background) {
+      this.#checkpointer = new WalCheckpointer(resolve(db.name), background.onFailure);
+      db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     }
   }
 
@@ -150,6 +164,7 @@ export class GroupCommitSqliteDriver implements Driver {
   async destroy(): Promise<void> {
     if (this.#group) this.#commitGroup();
     await this.#walSync?.close();
+    await this.#checkpointer?.close();
     this.#db?.close();
   }
 

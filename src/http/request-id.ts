@@ -17,7 +17,8 @@ export function newRequestId(): string {
 }
 
 export function registerRequestIdHeader(app: App): void {
-  app.addHook("onSend", async (request, reply) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("X-Request-Id", request.id);
+    done(null, payload);
   });
 }

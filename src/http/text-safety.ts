@@ -123,7 +123,10 @@ function addressRefusal(): ApiError {
  * validation, idempotency and the handler. Addresses no route matches are checked too.
  */
 export function registerTextSafety(app: App): void {
-  app.addHook("preValidation", async (request) => checkRequest(request));
+  app.addHook("preValidation", (request, _reply, done) => {
+    checkRequest(request);
+    done();
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
-import type { App } from "../http/types.js";
+import { type App, principalOf } from "../http/types.js";
 import {
   claimIdempotencyKey,
   type IdempotencyScope,
@@ -31,71 +31,87 @@ const JSON_TYPE = "application/json; charset=utf-8";
 export function registerIdempotency(app: App, ctx: AppContext): void {
   app.decorateRequest("idempotency", null);
 
-  app.addHook("preHandler", async (request, reply) => {
+  // Requests without a key pass these hooks synchronously: no promise, no microtask.
+  app.addHook("preHandler", (request, reply, done) => {
     const header = request.headers["idempotency-key"];
-    if (header === undefined || request.method !== "POST" || !request.principal) return;
-    if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
-      throw new ApiError(
-        "invalid_request",
-        "Idempotency-Key must be 1 to 255 printable ASCII characters.",
-        "Idempotency-Key",
-      );
-    }
-    const scope: IdempotencyScope = {
-      accountId: request.principal.accountId,
-      environment: request.principal.environment,
-      key: header,
-    };
-    const path = request.url.split("?")[0] ?? request.url;
-    const claim = await claimIdempotencyKey(
-      ctx,
-      scope,
-      requestFingerprint(ctx.secret, request.method, path, request.body),
-    );
-    switch (claim.outcome) {
-      case "claimed":
-        request.idempotency = new IdempotentResponse(scope, claim.holder, (status, answer) =>
-          serializeFor(reply, status, answer),
-        );
-        return;
-      case "replay":
-        return reply
-          .code(claim.status)
-          .header("Idempotent-Replayed", "true")
-          .type(JSON_TYPE)
-          .send(claim.body);
-      case "in_use":
-        throw new ApiError(
-          "idempotency_key_in_use",
-          "A request with this Idempotency-Key is still being processed.",
-        );
-      case "reused":
-        throw new ApiError(
-          "idempotency_key_reused",
-          "This Idempotency-Key was used with a different method, path or body.",
-          "Idempotency-Key",
-        );
-    }
+    if (header === undefined || request.method !== "POST" || !request.principal) return done();
+    return claimForRequest(ctx, request, reply, header);
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     const held = request.idempotency;
-    if (!held) return payload;
+    if (!held) return done(null, payload);
     request.idempotency = null;
-    if (reply.statusCode >= 400) {
-      await releaseIdempotencyKey(ctx.db, held.scope, held.holder);
-    } else if (!held.recorded) {
-      // A route that does not record in its transaction: stored now, after its effect committed.
-      await storeIdempotentResponse(
-        ctx.db,
-        held.scope,
-        held.holder,
-        reply.statusCode,
-        typeof payload === "string" ? payload : "",
-      );
-    }
-    return payload;
+    settleClaim(ctx, held, reply, payload).then(() => done(null, payload), done);
   });
+}
+
+async function claimForRequest(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  header: string | string[],
+): Promise<unknown> {
+  if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
+    throw new ApiError(
+      "invalid_request",
+      "Idempotency-Key must be 1 to 255 printable ASCII characters.",
+      "Idempotency-Key",
+    );
+  }
+  const principal = principalOf(request);
+  const scope: IdempotencyScope = {
+    accountId: principal.accountId,
+    environment: principal.environment,
+    key: header,
+  };
+  const path = request.url.split("?")[0] ?? request.url;
+  const claim = await claimIdempotencyKey(
+    ctx,
+    scope,
+    requestFingerprint(ctx.secret, request.method, path, request.body),
+  );
+  switch (claim.outcome) {
+    case "claimed":
+      request.idempotency = new IdempotentResponse(scope, claim.holder, (status, answer) =>
+        serializeFor(reply, status, answer),
+      );
+      return;
+    case "replay":
+      return reply.code(claim.status).header("Idempotent-Replayed", "true").type(JSON_TYPE).send(claim.body);
+    case "in_use":
+      throw new ApiError(
+        "idempotency_key_in_use",
+        "A request with this Idempotency-Key is still being processed.",
+      );
+    case "reused":
+      throw new ApiError(
+        "idempotency_key_reused",
+        "This Idempotency-Key was used with a different method, path or body.",
+        "Idempotency-Key",
+      );
+  }
+}
+
+/** An error answer releases the request's key; a success not recorded in its transaction is stored now. */
+async function settleClaim(
+  ctx: AppContext,
+  held: IdempotentResponse,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<void> {
+  if (reply.statusCode >= 400) {
+    await releaseIdempotencyKey(ctx.db, held.scope, held.holder);
+  } else if (!held.recorded) {
+    // A route that does not record in its transaction: stored now, after its effect committed.
+    await storeIdempotentResponse(
+      ctx.db,
+      held.scope,
+      held.holder,
+      reply.statusCode,
+      typeof payload === "string" ? payload : "",
+    );
+  }
 }
 
 /**

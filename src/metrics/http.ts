@@ -8,9 +8,10 @@ import type { App } from "../http/types.js";
  */
 export function registerMetrics(app: App, ctx: AppContext): void {
   const { metrics } = ctx;
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     const route = request.routeOptions.url ?? "unmatched";
     metrics.httpRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   if (metrics.listener) return;
   // Documented in docs/metrics.md rather than in the OpenAPI document, which describes the JSON API.
