@@ -17,6 +17,17 @@ function randomByte(): number {
   return pool[offset++] as number;
 }
 
+/** `length` bytes from the CSPRNG, drawn from the same pool as ids (each byte is handed out once). */
+export function pooledRandomBytes(length: number): Buffer {
+  if (offset + length > pool.length) {
+    pool = randomBytes(Math.max(POOL_SIZE, length));
+    offset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(offset, offset + length));
+  offset += length;
+  return bytes;
+}
+
 /** `length` base62 characters from the CSPRNG, uniformly distributed. */
 export function randomBase62(length: number): string {
   let out = "";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateCode } from "../src/otp/codes.js";
+import { newId } from "../src/ids.js";
+import { generateCode, seal, tryUnseal, unseal } from "../src/otp/codes.js";
 
 describe("generated codes", () => {
   function chiSquare(counts: number[], total: number): number {
@@ -34,5 +35,22 @@ describe("generated codes", () => {
     // A leading zero comes one time in ten: 5,000 codes without one would be a broken generator.
     expect(codes.filter((c) => c.startsWith("0")).length).toBeGreaterThan(300);
     expect(new Set(codes).size).toBeGreaterThan(length === 4 ? 3_000 : 4_990);
+  });
+});
+
+describe("sealing", () => {
+  it("uses a fresh IV every time, ids drawing from the same random pool in between, and unseals only under its secret", () => {
+    const ivs = new Set<string>();
+    for (let i = 0; i < 20_000; i++) {
+      const sealed = seal("secret-a", "123456");
+      ivs.add(Buffer.from(sealed, "base64").subarray(0, 12).toString("hex"));
+      if (i % 3 === 0) newId("otp");
+      expect(unseal("secret-a", sealed)).toBe("123456");
+    }
+    expect(ivs.size).toBe(20_000);
+    const sealed = seal("secret-a", "654321");
+    expect(tryUnseal("secret-b", sealed)).toBeUndefined();
+    expect(tryUnseal("secret-a", sealed)).toBe("654321");
+    expect(tryUnseal("secret-b", seal("secret-b", "000000"))).toBe("000000");
   });
 });

@@ -3,10 +3,10 @@ import {
   createDecipheriv,
   createHash,
   createHmac,
-  randomBytes,
   randomInt,
   timingSafeEqual,
 } from "node:crypto";
+import { pooledRandomBytes } from "../ids.js";
 
 /** A code of `length` digits, uniform over all 10^length strings (leading zeros included). */
 export function generateCode(length: number): string {
@@ -29,7 +29,7 @@ export function codeMatches(secret: string, otpId: string, code: string, expecte
  * not kept in clear (a code that may be resent, an OTP message's text while it is queued).
  */
 export function seal(secret: string, plaintext: string): string {
-  const iv = randomBytes(12);
+  const iv = pooledRandomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", sealKey(secret), iv);
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64");
@@ -51,6 +51,12 @@ export function tryUnseal(secret: string, sealed: string): string | undefined {
   }
 }
 
+/** The last secret's sealing key: a process has one secret, and sends seal and unseal constantly. */
+let lastSealKey: { secret: string; key: Buffer } | undefined;
+
 function sealKey(secret: string): Buffer {
-  return createHash("sha256").update(`dakiya-seal:${secret}`).digest();
+  if (lastSealKey?.secret !== secret) {
+    lastSealKey = { secret, key: createHash("sha256").update(`dakiya-seal:${secret}`).digest() };
+  }
+  return lastSealKey.key;
 }

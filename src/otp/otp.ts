@@ -45,6 +45,51 @@ const pendingOtp = prepareQuery<{ accountId: string; environment: Environment; t
 );
 const insertOtp = preparedInsert("otps");
 
+/** A number's latest OTP, for a verification that found none pending. */
+const latestOtp = prepareQuery<{ accountId: string; environment: Environment; to: string }, OtpsTable>(
+  (db, param) =>
+    db
+      .selectFrom("otps")
+      .selectAll()
+      .where("account_id", "=", param("accountId"))
+      .where("environment", "=", param("environment"))
+      .where("recipient", "=", param("to"))
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1),
+);
+
+/** One verification attempt, counted only while the OTP is pending, unexpired and has attempts left. */
+const countAttempt = prepareQuery<
+  { id: string; now: string },
+  Pick<OtpsTable, "attempts" | "max_attempts" | "code_hash">
+>((db, param) =>
+  db
+    .updateTable("otps")
+    .set({ attempts: sql`attempts + 1`, updated_at: param("now") })
+    .where("id", "=", param("id"))
+    .where("status", "=", sql.lit("pending"))
+    .where("expires_at", ">", param("now"))
+    .where(sql<boolean>`attempts < max_attempts`)
+    .returning(["attempts", "max_attempts", "code_hash"]),
+);
+
+const approveOtp = prepareQuery<{ id: string; now: string }, OtpsTable>((db, param) =>
+  db
+    .updateTable("otps")
+    .set({
+      status: "approved",
+      approved_at: param("now"),
+      code_sealed: null,
+      fallback_due_at: null,
+      updated_at: param("now"),
+    })
+    .where("id", "=", param("id"))
+    // A concurrent verify past the limit may have locked it meanwhile; this attempt was counted within it.
+    .where("status", "in", ["pending", "locked"])
+    .returningAll(),
+);
+
 export interface OtpSendRequest {
   to: string;
   channel?: Channel;
@@ -438,55 +483,37 @@ async function checkCode(
   principal: KeyPrincipal,
   request: { to: string; code: string },
 ): Promise<VerifyResult> {
-  const { accountId, environment } = principal;
-  const latest = await trx
-    .selectFrom("otps")
-    .selectAll()
-    .where("account_id", "=", accountId)
-    .where("environment", "=", environment)
-    .where("recipient", "=", request.to)
-    // The pending OTP if there is one (ids are random, so two made in one millisecond would not
-    // sort), else the latest.
-    .orderBy(sql`case when status = 'pending' then 0 else 1 end`)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .executeTakeFirst();
-  if (!latest) return { verified: false, reason: "not_found", attempts_remaining: 0 };
+  const number = { accountId: principal.accountId, environment: principal.environment, to: request.to };
   const now = isoNow(ctx.clock);
-  const counted = await trx
-    .updateTable("otps")
-    .set({ attempts: sql`attempts + 1`, updated_at: now })
-    .where("id", "=", latest.id)
-    .where("status", "=", sql.lit("pending"))
-    .where("expires_at", ">", now)
-    .where(sql<boolean>`attempts < max_attempts`)
-    .returning(["attempts", "max_attempts", "code_hash"])
-    .executeTakeFirst();
-  if (!counted) return settledOutcome(trx, ctx, latest.id, now);
+  // The pending OTP if there is one, else the latest: that one has settled (approved, locked or
+  // expired), and a settled OTP never changes again, so it takes no attempt.
+  const [pending] = (await pendingOtp.execute(trx, number)).rows;
+  if (!pending) {
+    const [latest] = (await latestOtp.execute(trx, number)).rows;
+    if (!latest) return { verified: false, reason: "not_found", attempts_remaining: 0 };
+    return settledOutcome(trx, ctx, latest, now);
+  }
+  const [counted] = (await countAttempt.execute(trx, { id: pending.id, now })).rows;
+  if (!counted) {
+    // Expired or out of attempts, or settled by a concurrent verification since it was read.
+    const otp = await trx
+      .selectFrom("otps")
+      .selectAll()
+      .where("id", "=", pending.id)
+      .executeTakeFirstOrThrow();
+    return settledOutcome(trx, ctx, otp, now);
+  }
 
   const remaining = counted.max_attempts - counted.attempts;
-  if (codeMatches(ctx.secret, latest.id, request.code, counted.code_hash)) {
-    const approved = await trx
-      .updateTable("otps")
-      .set({
-        status: "approved",
-        approved_at: now,
-        code_sealed: null,
-        fallback_due_at: null,
-        updated_at: now,
-      })
-      .where("id", "=", latest.id)
-      // A concurrent verify past the limit may have locked it meanwhile; this attempt was counted within it.
-      .where("status", "in", ["pending", "locked"])
-      .returningAll()
-      .executeTakeFirst();
+  if (codeMatches(ctx.secret, pending.id, request.code, counted.code_hash)) {
+    const [approved] = (await approveOtp.execute(trx, { id: pending.id, now })).rows;
     if (approved) {
       await recordOtpEvents(trx, ctx, "otp.verified", [approved]);
       return { verified: true, reason: "approved", attempts_remaining: remaining };
     }
     return { verified: false, reason: "already_verified", attempts_remaining: remaining };
   }
-  if (remaining === 0) await endOtp(trx, ctx, latest.id, "locked", now);
+  if (remaining === 0) await endOtp(trx, ctx, pending.id, "locked", now);
   return { verified: false, reason: "incorrect_code", attempts_remaining: remaining };
 }
 
@@ -494,10 +521,10 @@ async function checkCode(
 async function settledOutcome(
   trx: Transaction<Database>,
   ctx: AppContext,
-  id: string,
+  otp: OtpsTable,
   now: string,
 ): Promise<VerifyResult> {
-  const otp = await trx.selectFrom("otps").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const { id } = otp;
   const remaining = Math.max(0, otp.max_attempts - otp.attempts);
   if (otp.status === "approved")
     return { verified: false, reason: "already_verified", attempts_remaining: remaining };
