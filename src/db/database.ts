@@ -4,6 +4,7 @@ import SqliteDatabase from "better-sqlite3";
 import { type Driver, Kysely, PostgresDialect, SqliteAdapter, SqliteDialect } from "kysely";
 import pg from "pg";
 import { ConfigError } from "../errors.js";
+import { RecentMap } from "../recent-map.js";
 import type { Database, Db, Dialect } from "./schema.js";
 import { GroupCommitSqliteDriver, type SqliteDriverOptions } from "./sqlite-driver.js";
 
@@ -87,16 +88,13 @@ const STATEMENT_CACHE_SIZE = 500;
  */
 function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
   const prepare = sqlite.prepare.bind(sqlite);
-  const cache = new Map<string, SqliteDatabase.Statement>();
+  const cache = new RecentMap<string, SqliteDatabase.Statement>(STATEMENT_CACHE_SIZE);
   sqlite.prepare = ((source: string) => {
     let statement = cache.get(source);
-    if (statement) {
-      cache.delete(source);
-    } else {
+    if (!statement) {
       statement = prepare(source);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(source, statement);
     }
-    cache.set(source, statement);
     return statement;
   }) as typeof sqlite.prepare;
 }

@@ -1,3 +1,4 @@
+import { prepareQuery } from "../db/prepared.js";
 import type { Channel, DbOrTrx, Environment, MessageStatus, MessagesTable, OtpsTable } from "../db/schema.js";
 
 /** An OTP as `GET /v2/otp/{id}` shows it, and as its events carry it: never its code. */
@@ -41,25 +42,17 @@ export type OtpRow = Pick<
  */
 export async function otpViews(db: DbOrTrx, rows: OtpRow[], now: string): Promise<OtpDetailsView[]> {
   if (rows.length === 0) return [];
-  const deliveries = await db
-    .selectFrom("otp_deliveries")
-    .innerJoin("messages", "messages.id", "otp_deliveries.message_id")
-    .select([
-      "otp_deliveries.otp_id",
-      "otp_deliveries.message_id",
-      "otp_deliveries.channel",
-      "otp_deliveries.is_fallback",
-      "otp_deliveries.created_at",
-      "messages.status",
-    ])
-    .where(
-      "otp_deliveries.otp_id",
-      "in",
-      rows.map((row) => row.id),
-    )
-    .orderBy("otp_deliveries.created_at")
-    .orderBy("otp_deliveries.is_fallback")
-    .execute();
+  // One OTP (an event of a verification) is the common case: its query is compiled once.
+  const deliveries =
+    rows.length === 1
+      ? (await deliveriesOfOne.execute(db, { otpId: (rows[0] as OtpRow).id })).rows
+      : await selectDeliveries(db)
+          .where(
+            "otp_deliveries.otp_id",
+            "in",
+            rows.map((row) => row.id),
+          )
+          .execute();
   return rows.map((otp) =>
     otpView(
       otp,
@@ -76,6 +69,28 @@ export async function otpViews(db: DbOrTrx, rows: OtpRow[], now: string): Promis
     ),
   );
 }
+
+function selectDeliveries(db: DbOrTrx) {
+  return db
+    .selectFrom("otp_deliveries")
+    .innerJoin("messages", "messages.id", "otp_deliveries.message_id")
+    .select([
+      "otp_deliveries.otp_id",
+      "otp_deliveries.message_id",
+      "otp_deliveries.channel",
+      "otp_deliveries.is_fallback",
+      "otp_deliveries.created_at",
+      "messages.status",
+    ])
+    .orderBy("otp_deliveries.created_at")
+    .orderBy("otp_deliveries.is_fallback");
+}
+
+type DeliveryRow = Awaited<ReturnType<ReturnType<typeof selectDeliveries>["execute"]>>[number];
+
+const deliveriesOfOne = prepareQuery<{ otpId: string }, DeliveryRow>((db, param) =>
+  selectDeliveries(db).where("otp_deliveries.otp_id", "=", param("otpId")),
+);
 
 /** The view of an OTP whose deliveries are known. */
 /** The deliveries of an OTP just made: its first message, if it has one. */

@@ -1,4 +1,5 @@
 import type { Logger } from "../../logger.js";
+import { RecentMap } from "../../recent-map.js";
 import type { Carrier, OutboundMessage, Receipt, SendResult } from "../carrier.js";
 import { type CarrierMeter, type RouteState, unmetered } from "../carrier-meter.js";
 import { RouteOrder } from "./route-selection.js";
@@ -9,7 +10,7 @@ export const SMPP_CARRIER = "smpp";
 
 /** How long a send waits for a first bind of any route (a worker that just started). */
 const BIND_WAIT_MS = 5_000;
-/** Acceptance times kept for the receipt latency metric; older ones are forgotten first. */
+/** Acceptance times kept for the receipt latency metric, at most; older ones are forgotten first. */
 const ACCEPTANCES_KEPT = 50_000;
 
 export type SmppStatus = {
@@ -40,7 +41,7 @@ export interface SmppCarrierDeps {
 export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrierDeps): SmppCarrier {
   const log = deps.log.child({ carrier: SMPP_CARRIER });
   const meter = deps.meter ?? unmetered;
-  const acceptedAt = new Map<string, { route: string; at: number }>();
+  const acceptedAt = new RecentMap<string, { route: string; at: number }>(ACCEPTANCES_KEPT);
   let bindWaiters: Array<() => void> = [];
 
   const links = routes.map(
@@ -66,8 +67,7 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
     const stored = await deps.onReceipt(receipt);
     if (stored) {
       const key = acceptanceKey(receipt.carrier, receipt.carrierMessageId);
-      const accepted = acceptedAt.get(key);
-      acceptedAt.delete(key);
+      const accepted = acceptedAt.take(key);
       // Acceptances from before this process started are not known here: no latency for them.
       if (accepted) meter.receipt(accepted.route, Math.max(0, (Date.now() - accepted.at) / 1000));
     }
@@ -76,13 +76,7 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
 
   function remember(link: SmppRouteLink, ids: string[]): void {
     const at = Date.now();
-    for (const id of ids) {
-      if (acceptedAt.size >= ACCEPTANCES_KEPT) {
-        const oldest = acceptedAt.keys().next().value;
-        if (oldest !== undefined) acceptedAt.delete(oldest);
-      }
-      acceptedAt.set(acceptanceKey(link.receiptCarrier, id), { route: link.name, at });
-    }
+    for (const id of ids) acceptedAt.set(acceptanceKey(link.receiptCarrier, id), { route: link.name, at });
   }
 
   function start(): void {
