@@ -4,7 +4,7 @@ import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../src/db/database.js";
+import { openDatabase, priorityLaneOf } from "../src/db/database.js";
 
 interface Tables {
   items: { id: number; label: string };
@@ -119,5 +119,28 @@ describe("SQLite group commit", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(committedIds("items").filter((id) => id > 4000)).toEqual([4001, 4002]);
     expect(outside.prepare("select label from items where id = 1").get()).toEqual({ label: "plain write" });
+  });
+
+  it("runs the priority lane's transactions before those that were waiting without priority, sharing their commits", async () => {
+    const priority = priorityLaneOf(db as never) as unknown as Kysely<Tables>;
+    const order: string[] = [];
+    const holds = (label: string, id: number, lane: Kysely<Tables>) =>
+      lane.transaction().execute(async (trx) => {
+        await trx.insertInto("items").values({ id, label }).execute();
+        // Yield inside the transaction, as a request does between statements, so others queue up.
+        await new Promise((resolve) => setImmediate(resolve));
+        order.push(label);
+      });
+    const normal = Array.from({ length: 10 }, (_, i) => holds(`api ${i}`, 500 + i, db));
+    const urgent = holds("worker", 600, priority);
+    await Promise.all([...normal, urgent]);
+    // The first normal transaction held the connection when the worker's arrived; it went next.
+    expect(order.slice(0, 2)).toEqual(["api 0", "worker"]);
+    expect(committedIds("items")).toEqual(expect.arrayContaining([500, 509, 600]));
+    // The same connection and data: what one lane wrote, the other reads.
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*) as n from items where id between 500 and 600`.execute(priority);
+    expect(rows).toEqual([{ n: 11 }]);
   });
 });

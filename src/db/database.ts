@@ -23,6 +23,15 @@ pg.types.setTypeParser(INT8_OID, (value) => {
 });
 
 const postgresPools = new WeakMap<Db, pg.Pool>();
+const priorityLanes = new WeakMap<Db, Db>();
+
+/**
+ * `db`, for work that goes before the requests waiting for SQLite's one connection: the delivery
+ * worker's (GroupCommitSqliteDriver.priorityLane). PostgreSQL has a pool and no such queue: `db` itself.
+ */
+export function priorityLaneOf(db: Db): Db {
+  return priorityLanes.get(db) ?? db;
+}
 
 /** The pg pool behind a PostgreSQL database opened by `openDatabase`. */
 export function postgresPoolOf(db: Db): pg.Pool {
@@ -51,10 +60,14 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
       throw new ConfigError("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/dakiya.db");
     const inMemory = path === ":memory:";
     if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+    const driver = new GroupCommitSqliteDriver(() => openSqlite(path), options.sqlite);
+    const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver) });
+    priorityLanes.set(
+      db,
+      new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver.priorityLane()) }),
+    );
     return {
-      db: new Kysely<Database>({
-        dialect: new GroupCommitSqliteDialect(() => openSqlite(path), options.sqlite),
-      }),
+      db,
       dialect: "sqlite",
       dataDir: inMemory ? undefined : dirname(resolve(path)),
     };
@@ -101,17 +114,19 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
 
 /** SQLite through the group-commit driver (`sqlite-driver.ts`). */
 class GroupCommitSqliteDialect extends SqliteDialect {
-  readonly #open: () => SqliteDatabase.Database;
-  readonly #options: SqliteDriverOptions | undefined;
+  readonly #driver: Driver;
 
-  constructor(open: () => SqliteDatabase.Database, options?: SqliteDriverOptions) {
-    super({ database: async () => open() });
-    this.#open = open;
-    this.#options = options;
+  constructor(driver: Driver) {
+    super({
+      database: async () => {
+        throw new Error("the group-commit driver opens its own connection");
+      },
+    });
+    this.#driver = driver;
   }
 
   override createDriver(): Driver {
-    return new GroupCommitSqliteDriver(this.#open, this.#options);
+    return this.#driver;
   }
 
   override createAdapter(): SqliteAdapter {

@@ -24,6 +24,7 @@ import {
   type Driver,
   type QueryResult,
   SelectQueryNode,
+  type TransactionSettings,
 } from "kysely";
 import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from "./wal-checkpointer.js";
 import { type CommitWaiter, WalSync } from "./wal-sync.js";
@@ -43,14 +44,14 @@ interface Group {
   committed: CommitWaiter[];
 }
 
-/** One holder of the connection at a time, in arrival order, with a count of those waiting. */
+/**
+ * One holder of the connection at a time, in arrival order, except that those who ask with
+ * priority go before all who do not.
+ */
 class FifoMutex {
   #locked = false;
   readonly #queue: Array<() => void> = [];
-
-  get waiting(): number {
-    return this.#queue.length;
-  }
+  readonly #priorityQueue: Array<() => void> = [];
 
   /** Takes the lock if it is free, at once. */
   tryLock(): boolean {
@@ -59,16 +60,16 @@ class FifoMutex {
     return true;
   }
 
-  lock(): Promise<void> {
+  lock(priority = false): Promise<void> {
     if (!this.#locked) {
       this.#locked = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.#queue.push(resolve));
+    return new Promise((resolve) => (priority ? this.#priorityQueue : this.#queue).push(resolve));
   }
 
   unlock(): void {
-    const next = this.#queue.shift();
+    const next = this.#priorityQueue.shift() ?? this.#queue.shift();
     if (next) next();
     else this.#locked = false;
   }
@@ -101,12 +102,39 @@ export class GroupCommitSqliteDriver implements Driver {
   readonly #options: SqliteDriverOptions;
   #checkpointer: WalCheckpointer | undefined;
 
+  #initialised: Promise<void> | undefined;
+
   constructor(open: () => SqliteDatabase.Database, options: SqliteDriverOptions = {}) {
     this.#open = open;
     this.#options = options;
   }
 
-  async init(): Promise<void> {
+  /** Opens the connection once, however many Kysely instances share this driver (`priorityLane`). */
+  init(): Promise<void> {
+    this.#initialised ??= this.#initialise();
+    return this.#initialised;
+  }
+
+  /**
+   * This driver, for a second Kysely instance whose statements and transactions take the
+   * connection before any that were waiting without priority. The delivery worker's work goes
+   * through it: under a burst of sends, the API's transactions queue up by the dozen, and a
+   * delivery that waited behind all of them each time would move a few hundred messages a second.
+   * Closing stays with the instance that owns the driver.
+   */
+  priorityLane(): Driver {
+    return {
+      init: () => this.init(),
+      acquireConnection: () => this.#acquire(true),
+      beginTransaction: (connection, settings) => this.beginTransaction(connection, settings),
+      commitTransaction: (connection) => this.commitTransaction(connection),
+      rollbackTransaction: (connection) => this.rollbackTransaction(connection),
+      releaseConnection: (connection) => this.releaseConnection(connection),
+      destroy: async () => {},
+    };
+  }
+
+  async #initialise(): Promise<void> {
     const db = this.#open();
     this.#db = db;
     const journal = db.pragma("journal_mode", { simple: true });
@@ -122,12 +150,16 @@ export class GroupCommitSqliteDriver implements Driver {
     }
   }
 
-  async acquireConnection(): Promise<DatabaseConnection> {
-    await this.#mutex.lock();
+  acquireConnection(): Promise<DatabaseConnection> {
+    return this.#acquire(false);
+  }
+
+  async #acquire(priority: boolean): Promise<DatabaseConnection> {
+    await this.#mutex.lock(priority);
     return new Lease(this);
   }
 
-  async beginTransaction(): Promise<void> {
+  async beginTransaction(_connection?: DatabaseConnection, _settings?: TransactionSettings): Promise<void> {
     this.#openGroup();
     this.#exec("savepoint grouped_transaction");
     this.#inTransaction = true;

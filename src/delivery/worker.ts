@@ -1,5 +1,6 @@
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { priorityLaneOf } from "../db/database.js";
 import { claimDueMessages } from "../db/queue-claims.js";
 import type { MessagesTable } from "../db/schema.js";
 import { randomBase62 } from "../ids.js";
@@ -32,6 +33,9 @@ export function startWorker(
   options: Partial<WorkerOptions> = {},
 ): RunningWorker {
   const settings = { ...DEFAULT_WORKER_OPTIONS, ...options };
+  // Claims and deliveries go before the requests waiting for the database: a burst of sends
+  // must not hold up the delivery of what it queued.
+  const delivery: AppContext = { ...ctx, db: priorityLaneOf(ctx.db) };
   const id = `wkr_${randomBase62(12)}`;
   let stopped = false;
   for (const carrier of Object.values(carriers.live)) carrier.start?.();
@@ -42,7 +46,7 @@ export function startWorker(
   const inFlight = new Set<Promise<void>>();
   const refillAt = Math.max(1, Math.floor(settings.batchSize / 4));
   const claim = (limit: number) =>
-    claimDueMessages(ctx.db, ctx.dialect, {
+    claimDueMessages(delivery.db, ctx.dialect, {
       owner: id,
       now: isoNow(ctx.clock),
       leaseUntil: isoAfter(ctx.clock, settings.leaseSeconds),
@@ -66,13 +70,13 @@ export function startWorker(
         continue;
       }
       for (const row of batch) {
-        const delivery: Promise<void> = deliver(ctx, carriers, row, id, settings)
+        const delivered: Promise<void> = deliver(delivery, carriers, row, id, settings)
           .catch((error: unknown) => {
             // The lease runs out and the message is tried again.
             ctx.log.error({ err: error, worker: id, message_id: row.id }, "delivery failed");
           })
-          .finally(() => inFlight.delete(delivery));
-        inFlight.add(delivery);
+          .finally(() => inFlight.delete(delivered));
+        inFlight.add(delivered);
       }
       if (batch.length < room) {
         // The queue is empty for now. Finished deliveries do not fill it: wait for the next send
