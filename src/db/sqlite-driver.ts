@@ -53,6 +53,10 @@ class FifoMutex {
   readonly #queue: Array<() => void> = [];
   readonly #priorityQueue: Array<() => void> = [];
 
+  get waiting(): number {
+    return this.#queue.length + this.#priorityQueue.length;
+  }
+
   /** Takes the lock if it is free, at once. */
   tryLock(): boolean {
     if (this.#locked) return false;
@@ -251,7 +255,19 @@ export class GroupCommitSqliteDriver implements Driver {
       (group.committed.length >= MAX_GROUP_TRANSACTIONS || Date.now() - group.openedAt >= MAX_GROUP_MS)
     ) {
       this.#commitGroup();
+      if (this.#mutex.waiting > 0) {
+        // The connection passes from holder to holder in microtasks, so a queue of transactions
+        // would run end to end without the event loop reading a socket. After each full group,
+        // the next holder waits one turn: replies from carriers get read, and the delivery
+        // worker's transactions they start (the priority lane) go first.
+        setImmediate(() => this.#handOn());
+        return;
+      }
     }
+    this.#handOn();
+  }
+
+  #handOn(): void {
     this.#mutex.unlock();
     if (this.#group && !this.#idleCommitScheduled) {
       this.#idleCommitScheduled = true;
