@@ -1,6 +1,6 @@
 import { type CompiledQuery, sql } from "kysely";
 import type { Clock } from "./clock.js";
-import { prepareQuery } from "./db/prepared.js";
+import { executeCompiled, prepareQuery } from "./db/prepared.js";
 import type { DbOrTrx } from "./db/schema.js";
 
 export interface WindowCount {
@@ -47,7 +47,8 @@ export async function hitUnderLimit(
   spanSeconds: number,
   bucketSeconds: number,
 ): Promise<boolean> {
-  const counted = await db.executeQuery(
+  const counted = await executeCompiled(
+    db,
     hitUnderLimitQuery(db, clock, key, limit, spanSeconds, bucketSeconds),
   );
   return counted.rows.length > 0;

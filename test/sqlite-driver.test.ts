@@ -5,6 +5,7 @@ import SqliteDatabase from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, priorityLaneOf } from "../src/db/database.js";
+import { prepareQuery } from "../src/db/prepared.js";
 
 interface Tables {
   items: { id: number; label: string };
@@ -142,5 +143,28 @@ describe("SQLite group commit", () => {
       n: number;
     }>`select count(*) as n from items where id between 500 and 600`.execute(priority);
     expect(rows).toEqual([{ n: 11 }]);
+  });
+
+  it("runs compiled statements at once only where Kysely would: a read never sees another transaction's unfinished work", async () => {
+    const labelOf = prepareQuery<{ id: number }, { label: string }>((kysely, param) =>
+      (kysely as unknown as Kysely<Tables>).selectFrom("items").select("label").where("id", "=", param("id")),
+    );
+    const seen: string[] = [];
+    let read: Promise<unknown> = Promise.resolve();
+    const failing = db.transaction().execute(async (trx) => {
+      await trx.insertInto("items").values({ id: 700, label: "rolled back" }).execute();
+      // Another request reads while this transaction holds the connection, half done.
+      read = labelOf.execute(db as never, { id: 700 }).then((result) => {
+        seen.push(...result.rows.map((row) => row.label));
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      // Inside the transaction the same statement runs at once and sees its own write.
+      const own = await labelOf.execute(trx as never, { id: 700 });
+      expect(own.rows).toEqual([{ label: "rolled back" }]);
+      throw new Error("roll back");
+    });
+    await expect(failing).rejects.toThrow("roll back");
+    await read;
+    expect(seen).toEqual([]);
   });
 });

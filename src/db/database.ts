@@ -6,7 +6,7 @@ import pg from "pg";
 import { ConfigError } from "../errors.js";
 import { RecentMap } from "../recent-map.js";
 import type { Database, Db, Dialect } from "./schema.js";
-import { GroupCommitSqliteDriver, type SqliteDriverOptions } from "./sqlite-driver.js";
+import { GroupCommitSqliteDriver, registerAdapter, type SqliteDriverOptions } from "./sqlite-driver.js";
 
 export interface DatabaseHandle {
   db: Db;
@@ -61,10 +61,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     const inMemory = path === ":memory:";
     if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
     const driver = new GroupCommitSqliteDriver(() => openSqlite(path), options.sqlite);
-    const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver) });
+    const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver, driver) });
     priorityLanes.set(
       db,
-      new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver.priorityLane()) }),
+      new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver.priorityLane(), driver) }),
     );
     return {
       db,
@@ -115,14 +115,17 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
 /** SQLite through the group-commit driver (`sqlite-driver.ts`). */
 class GroupCommitSqliteDialect extends SqliteDialect {
   readonly #driver: Driver;
+  readonly #owner: GroupCommitSqliteDriver;
 
-  constructor(driver: Driver) {
+  /** `driver` is `owner` or a lane of it (`priorityLane`). */
+  constructor(driver: Driver, owner: GroupCommitSqliteDriver) {
     super({
       database: async () => {
         throw new Error("the group-commit driver opens its own connection");
       },
     });
     this.#driver = driver;
+    this.#owner = owner;
   }
 
   override createDriver(): Driver {
@@ -130,7 +133,9 @@ class GroupCommitSqliteDialect extends SqliteDialect {
   }
 
   override createAdapter(): SqliteAdapter {
-    return new TransactionalDdlSqliteAdapter();
+    const adapter = new TransactionalDdlSqliteAdapter();
+    registerAdapter(adapter, this.#owner);
+    return adapter;
   }
 }
 

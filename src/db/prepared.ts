@@ -6,6 +6,7 @@ import {
   type QueryResult,
 } from "kysely";
 import type { Database, DbOrTrx, Dialect } from "./schema.js";
+import { runAtOnce } from "./sqlite-driver.js";
 
 /** A value no request sends: marks where a named parameter goes in the compiled query. */
 const SLOT = "\u0000dakiya-param:";
@@ -56,8 +57,19 @@ export function prepareQuery<P extends object, R>(
   };
   return {
     compile,
-    execute: (db, params) => db.executeQuery<R>(compile(db, params)),
+    execute: (db, params) => executeCompiled(db, compile(db, params)),
   };
+}
+
+/** Runs a compiled query on `db`: on SQLite at once where it can (`runAtOnce`), else through Kysely. */
+export function executeCompiled<R>(db: DbOrTrx, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  let result: QueryResult<R> | undefined;
+  try {
+    result = runAtOnce(db, query);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return result ? Promise.resolve(result) : db.executeQuery<R>(query);
 }
 
 type TableName = keyof Database & string;

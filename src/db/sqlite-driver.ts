@@ -95,6 +95,27 @@ class Lease implements DatabaseConnection {
   }
 }
 
+/** The driver behind each Kysely adapter of a group-commit SQLite database (`runAtOnce`). */
+const driversByAdapter = new WeakMap<object, GroupCommitSqliteDriver>();
+
+/** Makes `runAtOnce` find `driver` for the Kysely instance whose adapter is `adapter`. */
+export function registerAdapter(adapter: object, driver: GroupCommitSqliteDriver): void {
+  driversByAdapter.set(adapter, driver);
+}
+
+/**
+ * Runs a compiled statement on SQLite at once, without Kysely's executor (a chain of promises
+ * per statement that cost more than a small indexed statement itself), where that is what the
+ * executor would do: a statement of the transaction holding the connection, or a read while no
+ * one holds it. Otherwise, and on PostgreSQL, `undefined`: the caller goes through Kysely.
+ */
+export function runAtOnce<R>(
+  db: { getExecutor(): { adapter: object }; isTransaction: boolean },
+  query: CompiledQuery<R>,
+): QueryResult<R> | undefined {
+  return driversByAdapter.get(db.getExecutor().adapter)?.runAtOnce(query, db.isTransaction);
+}
+
 export class GroupCommitSqliteDriver implements Driver {
   readonly #open: () => SqliteDatabase.Database;
   readonly #mutex = new FifoMutex();
@@ -202,6 +223,19 @@ export class GroupCommitSqliteDriver implements Driver {
     await this.#walSync?.close();
     await this.#checkpointer?.close();
     this.#db?.close();
+  }
+
+  /** See the function `runAtOnce`. */
+  runAtOnce<R>(query: CompiledQuery<R>, inTransaction: boolean): QueryResult<R> | undefined {
+    // Only the holder of the connection runs statements in the open transaction: others wait
+    // for the connection before they begin.
+    if (inTransaction) return this.#inTransaction ? this.#run<R>(query) : undefined;
+    if (!SelectQueryNode.is(query.query) || !this.#mutex.tryLock()) return undefined;
+    try {
+      return this.#run<R>(query);
+    } finally {
+      this.#mutex.unlock();
+    }
   }
 
   /** Runs one statement for the holder of `lease`. */

@@ -1,7 +1,7 @@
 import type { CompiledQuery, Transaction } from "kysely";
 import { type Clock, isoNow } from "../clock.js";
 import { writerTransactionId } from "../db/event-order.js";
-import { prepareQuery } from "../db/prepared.js";
+import { executeCompiled, prepareQuery } from "../db/prepared.js";
 import type { Database, DbOrTrx, Environment, EventsTable, EventType } from "../db/schema.js";
 import { newId } from "../ids.js";
 
@@ -40,7 +40,7 @@ export async function recordEvent(
   event: NewEvent,
 ): Promise<EventView> {
   const { view, insert } = eventInsert(trx, writer, event);
-  await trx.executeQuery(insert);
+  await executeCompiled(trx, insert);
   return view;
 }
 
