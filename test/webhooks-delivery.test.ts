@@ -5,11 +5,8 @@ import type { Environment, EventType } from "../src/db/schema.js";
 import { startWorker } from "../src/delivery/worker.js";
 import { recordEvent } from "../src/events/outbox.js";
 import type { App } from "../src/http/types.js";
-import {
-  DEFAULT_DISPATCHER_OPTIONS,
-  type RunningDispatcher,
-  startWebhookDispatcher,
-} from "../src/webhooks/dispatcher.js";
+import { type RunningDispatcher, startWebhookDispatcher } from "../src/webhooks/dispatcher.js";
+import { DEFAULT_WEBHOOK_CONCURRENCY } from "../src/webhooks/settings.js";
 import type { HostLookup } from "../src/webhooks/ssrf.js";
 import { openTestContext, testCarriers } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
@@ -402,7 +399,7 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
       const types = healthy.received.map((request) => verify(good.secret, request).type);
       expect(types.filter((type) => type === "sms.delivered")).toHaveLength(11);
       // The hanging endpoint holds no more than its share of requests, none answered.
-      expect(hanging.received.length).toBeLessThanOrEqual(DEFAULT_DISPATCHER_OPTIONS.maxInFlightPerEndpoint);
+      expect(hanging.received.length).toBeLessThanOrEqual(DEFAULT_WEBHOOK_CONCURRENCY);
     } finally {
       hanging.answer = () => 200;
       await hanging.close();

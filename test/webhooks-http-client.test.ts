@@ -145,6 +145,7 @@ describe("WEBHOOK_* settings", () => {
       timeoutMs: 10_000,
       retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
       allowPrivate: false,
+      concurrency: 32,
     });
   });
 
@@ -154,8 +155,9 @@ describe("WEBHOOK_* settings", () => {
         WEBHOOK_TIMEOUT_MS: "2500",
         WEBHOOK_RETRY_SCHEDULE: "1, 0.5,30",
         WEBHOOK_ALLOW_PRIVATE: "true",
+        WEBHOOK_CONCURRENCY: "4",
       }),
-    ).toEqual({ timeoutMs: 2500, retrySchedule: [1, 0.5, 30], allowPrivate: true });
+    ).toEqual({ timeoutMs: 2500, retrySchedule: [1, 0.5, 30], allowPrivate: true, concurrency: 4 });
   });
 
   it.each([
@@ -164,6 +166,8 @@ describe("WEBHOOK_* settings", () => {
     [{ WEBHOOK_RETRY_SCHEDULE: "5,,6" }, /WEBHOOK_RETRY_SCHEDULE/],
     [{ WEBHOOK_RETRY_SCHEDULE: "999999999" }, /WEBHOOK_RETRY_SCHEDULE/],
     [{ WEBHOOK_ALLOW_PRIVATE: "yes" }, /WEBHOOK_ALLOW_PRIVATE must be true or false/],
+    [{ WEBHOOK_CONCURRENCY: "0" }, /WEBHOOK_CONCURRENCY/],
+    [{ WEBHOOK_CONCURRENCY: "257" }, /WEBHOOK_CONCURRENCY/],
   ])("refuses %o", (env, message) => {
     expect(() => parseWebhookSettings(env)).toThrow(message);
   });

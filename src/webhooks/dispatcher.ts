@@ -8,6 +8,7 @@ import { type ClaimedDelivery, endUnsent, loadDeliveries, releaseDeliveries } fr
 import { createWebhookHttpClient, type PostResult } from "./http-client.js";
 import { createOutcomeWriter } from "./outcomes.js";
 import { relayEvents } from "./relay.js";
+import { MAX_IN_FLIGHT } from "./settings.js";
 import { eventBody, WebhookSigner } from "./signing.js";
 
 export interface DispatcherOptions {
@@ -28,10 +29,9 @@ export interface DispatcherOptions {
   relayBatchSize: number;
 }
 
-export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "owner"> = {
+export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "owner" | "maxInFlightPerEndpoint"> = {
   pollIntervalMs: 50,
-  maxInFlight: 256,
-  maxInFlightPerEndpoint: 16,
+  maxInFlight: MAX_IN_FLIGHT,
   claimBatch: 8,
   relayBatchSize: 200,
 };
@@ -54,7 +54,11 @@ export function startWebhookDispatcher(
   ctx: AppContext,
   options: Partial<DispatcherOptions> & Pick<DispatcherOptions, "owner">,
 ): RunningDispatcher {
-  const settings = { ...DEFAULT_DISPATCHER_OPTIONS, ...options };
+  const settings = {
+    ...DEFAULT_DISPATCHER_OPTIONS,
+    maxInFlightPerEndpoint: ctx.outboundWebhooks.concurrency,
+    ...options,
+  };
   const { timeoutMs } = ctx.outboundWebhooks;
   // Long enough for a request that runs to its timeout and the writing of its outcome.
   const leaseSeconds = Math.ceil((2 * timeoutMs) / 1000) + 5;

@@ -9,7 +9,14 @@ export interface WebhookSettings {
   retrySchedule: number[];
   /** Skip the address checks, for receivers on loopback or a private network. */
   allowPrivate: boolean;
+  /** Requests a worker has in flight at once to one endpoint. */
+  concurrency: number;
 }
+
+/** Requests in flight at once per endpoint, by default: enough to keep up with thousands of events a second. */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 32;
+/** Requests a worker has in flight at once over all endpoints. */
+export const MAX_IN_FLIGHT = 256;
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 const MAX_RETRY_DELAY_SECONDS = 7 * 24 * 3600;
@@ -20,6 +27,7 @@ export function parseWebhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
     timeoutMs: integerFromEnv(env, "WEBHOOK_TIMEOUT_MS", 10_000, 1, 120_000),
     retrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     allowPrivate: parseBoolean("WEBHOOK_ALLOW_PRIVATE", env.WEBHOOK_ALLOW_PRIVATE),
+    concurrency: integerFromEnv(env, "WEBHOOK_CONCURRENCY", DEFAULT_WEBHOOK_CONCURRENCY, 1, MAX_IN_FLIGHT),
   };
 }
 
