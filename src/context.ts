@@ -7,6 +7,7 @@ import type { Config, OtpLimits, RateLimits } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import type { Channel, Db, Dialect } from "./db/schema.js";
+import { startBackgroundCheckpoints } from "./db/sqlite-driver.js";
 import { CarrierBoard } from "./delivery/carrier-board.js";
 import { QueueSignal } from "./delivery/queue-signal.js";
 import { createLogger, type Logger } from "./logger.js";
@@ -74,6 +75,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
   try {
     await migrateToLatest(db);
+    startBackgroundCheckpoints(db);
   } catch (error) {
     await db.destroy();
     throw error;

@@ -9,7 +9,12 @@ export class RecentMap<K, V> {
   #newer = new Map<K, V>();
   #older = new Map<K, V>();
 
-  constructor(readonly limit: number) {}
+  /** Each generation's size at most: together never more than `limit`. */
+  readonly #half: number;
+
+  constructor(readonly limit: number) {
+    this.#half = Math.max(1, Math.floor(limit / 2));
+  }
 
   get size(): number {
     return this.#newer.size + this.#older.size;
@@ -25,7 +30,7 @@ export class RecentMap<K, V> {
   }
 
   set(key: K, value: V): void {
-    if (!this.#newer.has(key) && this.#newer.size >= this.limit / 2) {
+    if (!this.#newer.has(key) && this.#newer.size >= this.#half) {
       this.#older = this.#newer;
       this.#newer = new Map();
     }

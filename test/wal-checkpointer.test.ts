@@ -5,6 +5,7 @@ import SqliteDatabase from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/database.js";
+import { startBackgroundCheckpoints } from "../src/db/sqlite-driver.js";
 
 /*
  * `serve` and `worker` checkpoint SQLite's write-ahead log on a thread of their own, so the copy
@@ -66,6 +67,8 @@ describe("background checkpoints", () => {
   it("copy committed pages into the database file without the serving connection checkpointing", async () => {
     const { db, path, failures } = open("background.db", true);
     await writeRows(db);
+    // As `serve` does once the schema is up to date.
+    startBackgroundCheckpoints(db);
     // The serving connection's threshold is 16,384 pages; only the thread can have copied these.
     expect(await waitFor(() => statSync(path).size > 1_000_000, 3_000)).toBe(true);
     const { rows } = await sql<{ n: number }>`select count(*) as n from t`.execute(db);
@@ -77,6 +80,7 @@ describe("background checkpoints", () => {
   it("let the log start over once it has been copied, and stop with the database", async () => {
     const { db, path, failures } = open("restart.db", true);
     await writeRows(db);
+    startBackgroundCheckpoints(db);
     expect(await waitFor(() => statSync(path).size > 1_200_000, 3_000)).toBe(true);
     // The checkpoint that copied them has finished well within three of its intervals.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -94,6 +98,7 @@ describe("background checkpoints", () => {
   it("are off unless asked for: the same writes stay in the log", async () => {
     const { db, path } = open("foreground.db", false);
     await writeRows(db);
+    startBackgroundCheckpoints(db);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(statSync(path).size).toBeLessThan(100_000);
     expect(framesInLog(path)).toBeGreaterThan(250);

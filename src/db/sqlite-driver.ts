@@ -109,6 +109,10 @@ export function registerAdapter(adapter: object, driver: GroupCommitSqliteDriver
  * executor would do: a statement of the transaction holding the connection, or a read while no
  * one holds it. Otherwise, and on PostgreSQL, `undefined`: the caller goes through Kysely.
  */
+export function startBackgroundCheckpoints(db: { getExecutor(): { adapter: object } }): void {
+  driversByAdapter.get(db.getExecutor().adapter)?.startBackgroundCheckpoints();
+}
+
 export function runAtOnce<R>(
   db: { getExecutor(): { adapter: object }; isTransaction: boolean },
   query: CompiledQuery<R>,
@@ -168,11 +172,20 @@ export class GroupCommitSqliteDriver implements Driver {
     if (!db.memory && journal === "wal" && synchronous === 1) {
       this.#walSync = new WalSync(`${resolve(db.name)}-wal`);
     }
+  }
+
+  /**
+   * Starts checkpointing on a thread of its own (wal-checkpointer.ts), if the options ask for it.
+   * Called once the schema is up to date, so that processes starting together on a new file
+   * create and migrate it exactly as they would without the thread.
+   */
+  startBackgroundCheckpoints(): void {
     const background = this.#options.backgroundCheckpoints;
-    if (!db.memory && journal === "wal" && background) {
-      this.#checkpointer = new WalCheckpointer(resolve(db.name), background.onFailure);
-      db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    }
+    const db = this.#db;
+    if (!db || db.memory || !background || this.#checkpointer) return;
+    if (db.pragma("journal_mode", { simple: true }) !== "wal") return;
+    this.#checkpointer = new WalCheckpointer(resolve(db.name), background.onFailure);
+    db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   }
 
   acquireConnection(): Promise<DatabaseConnection> {
