@@ -24,7 +24,6 @@ import {
   type Driver,
   type QueryResult,
   SelectQueryNode,
-  type TransactionSettings,
 } from "kysely";
 import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from "./wal-checkpointer.js";
 import { type CommitWaiter, WalSync } from "./wal-sync.js";
@@ -155,7 +154,7 @@ export class GroupCommitSqliteDriver implements Driver {
     return {
       init: () => this.init(),
       acquireConnection: () => this.#acquire(true),
-      beginTransaction: (connection, settings) => this.beginTransaction(connection, settings),
+      beginTransaction: () => this.beginTransaction(),
       commitTransaction: (connection) => this.commitTransaction(connection),
       rollbackTransaction: (connection) => this.rollbackTransaction(connection),
       releaseConnection: (connection) => this.releaseConnection(connection),
@@ -197,7 +196,7 @@ export class GroupCommitSqliteDriver implements Driver {
     return new Lease(this);
   }
 
-  async beginTransaction(_connection?: DatabaseConnection, _settings?: TransactionSettings): Promise<void> {
+  async beginTransaction(): Promise<void> {
     this.#openGroup();
     this.#exec("savepoint grouped_transaction");
     this.#inTransaction = true;

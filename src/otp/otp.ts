@@ -32,31 +32,27 @@ import {
 import { getSendSettings, type OtpSettings } from "./settings.js";
 import { firstDeliveries, type OtpDetailsView, otpView, otpViews } from "./view.js";
 
+type NumberScope = { accountId: string; environment: Environment; to: string };
+
+/** The OTPs of one number of an account's environment. */
+function otpsOfNumber(db: DbOrTrx, param: <K extends keyof NumberScope>(name: K) => NumberScope[K]) {
+  return db
+    .selectFrom("otps")
+    .selectAll()
+    .where("account_id", "=", param("accountId"))
+    .where("environment", "=", param("environment"))
+    .where("recipient", "=", param("to"));
+}
+
 /** A number's pending OTP, through the partial index of pending OTPs. */
-const pendingOtp = prepareQuery<{ accountId: string; environment: Environment; to: string }, OtpsTable>(
-  (db, param) =>
-    db
-      .selectFrom("otps")
-      .selectAll()
-      .where("account_id", "=", param("accountId"))
-      .where("environment", "=", param("environment"))
-      .where("recipient", "=", param("to"))
-      .where("status", "=", sql.lit("pending")),
+const pendingOtp = prepareQuery<NumberScope, OtpsTable>((db, param) =>
+  otpsOfNumber(db, param).where("status", "=", sql.lit("pending")),
 );
 const insertOtp = preparedInsert("otps");
 
 /** A number's latest OTP, for a verification that found none pending. */
-const latestOtp = prepareQuery<{ accountId: string; environment: Environment; to: string }, OtpsTable>(
-  (db, param) =>
-    db
-      .selectFrom("otps")
-      .selectAll()
-      .where("account_id", "=", param("accountId"))
-      .where("environment", "=", param("environment"))
-      .where("recipient", "=", param("to"))
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(1),
+const latestOtp = prepareQuery<NumberScope, OtpsTable>((db, param) =>
+  otpsOfNumber(db, param).orderBy("created_at", "desc").orderBy("id", "desc").limit(1),
 );
 
 /** One verification attempt, counted only while the OTP is pending, unexpired and has attempts left. */
