@@ -15,6 +15,7 @@ import { healthRoutes } from "./http/health.js";
 import { registerDocs } from "./http/openapi.js";
 import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js";
 import { RequestLogController } from "./http/request-log.js";
+import { lazyRequestLogger } from "./http/request-logger.js";
 import { answerFrameworkError, registerTextSafety } from "./http/text-safety.js";
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
@@ -43,6 +44,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     requestIdHeader: false,
     frameworkErrors: answerFrameworkError,
     logController: new RequestLogController(),
+    childLoggerFactory: lazyRequestLogger,
     clientErrorHandler: createClientErrorHandler(ctx.log),
     // Behind a reverse proxy, the client's address and scheme come from its X-Forwarded-* headers.
     trustProxy: ctx.trustedProxies.length > 0 ? ctx.trustedProxies : false,

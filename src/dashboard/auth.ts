@@ -25,21 +25,23 @@ declare module "fastify" {
  * something needs the session's CSRF token in `X-CSRF-Token` and no foreign `Origin`.
  */
 export async function registerDashboardAuth(app: App, ctx: AppContext): Promise<void> {
-  await app.register(cookie);
+  // Cookies are read here, for dashboard routes only, rather than parsed on every request.
+  await app.register(cookie, { hook: false });
   app.decorateRequest("dashboardSession", null);
   app.addHook("onRequest", (request, _reply, done) => {
     if (!request.routeOptions.url?.startsWith(DASHBOARD_API)) return done();
-    return authenticateSession(ctx, request);
+    return authenticateSession(app, ctx, request);
   });
 }
 
-async function authenticateSession(ctx: AppContext, request: FastifyRequest): Promise<void> {
+async function authenticateSession(app: App, ctx: AppContext, request: FastifyRequest): Promise<void> {
   const changes = !SAFE_METHODS.has(request.method);
   if (changes && !isSameOrigin(request, ctx)) {
     throw new ApiError("csrf_rejected", "Requests from other sites are refused.");
   }
   if (request.routeOptions.config.signedOut) return;
-  const token = request.cookies[SESSION_COOKIE];
+  const header = request.headers.cookie;
+  const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
   const session = token ? await findSession(ctx, token) : undefined;
   if (!session) throw new ApiError("not_signed_in", "Sign in to continue; the session has ended.");
   if (changes && !sameSecret(request.headers["x-csrf-token"], session.csrfToken)) {

@@ -103,7 +103,7 @@ export function preparedInsert<T extends TableName>(table: T) {
   return {
     compile,
     execute: async (db: DbOrTrx, row: Insertable<Database[T]>): Promise<void> => {
-      await db.executeQuery(compile(db, row));
+      await executeCompiled(db, compile(db, row));
     },
   };
 }

@@ -113,6 +113,12 @@ export class PrometheusMetrics implements Metrics {
     registers: [this.registry],
   });
 
+  /** Route patterns, methods and statuses are few: one entry each, for the life of the process. */
+  readonly #httpSeries = new Map<
+    string,
+    { requests: { inc(): void }; duration: { observe(value: number): void } }
+  >();
+
   constructor(source: MetricsSource, listener?: MetricsListenerConfig) {
     this.listener = listener;
     this.carriers = {
@@ -128,8 +134,18 @@ export class PrometheusMetrics implements Metrics {
   }
 
   httpRequest(route: string, method: string, status: number, seconds: number): void {
-    this.#httpRequests.inc({ route, method, status: String(status) });
-    this.#httpDuration.observe({ route, method }, seconds);
+    // Label values are hashed on every call; a route's children are looked up once instead.
+    const key = `${method} ${status} ${route}`;
+    let series = this.#httpSeries.get(key);
+    if (!series) {
+      series = {
+        requests: this.#httpRequests.labels({ route, method, status: String(status) }),
+        duration: this.#httpDuration.labels({ route, method }),
+      };
+      this.#httpSeries.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(seconds);
   }
 
   messagesAccepted(channel: Channel, environment: Environment, count = 1): void {
