@@ -14,6 +14,8 @@ export const CONNECTIONS = envInteger("BENCH_CONNECTIONS", 50, 1, 500);
 /** Messages a request of sms-batch (and recipients a sendsms of Kannel's, with --peer kannel). */
 export const BATCH_SIZE = envInteger("BENCH_BATCH_SIZE", 100, 1, 1000);
 export const PROFILE = process.env.BENCH_PROFILE === "1";
+/** Node options for `dakiya serve` alone, e.g. `--perf-basic-prof` for `perf record -p <pid>`. */
+export const SERVER_NODE_OPTIONS = (process.env.BENCH_SERVER_NODE_OPTIONS ?? "").split(/\s+/).filter(Boolean);
 export const RECEIPT_DELAY_MS = process.env.BENCH_RECEIPTS === "1" ? 1_000 : undefined;
 export const SMSC_NAGLE = process.env.BENCH_SMSC_NAGLE === "1";
 /** After the warm-up, how long the queue may take to empty before the measured load starts anyway. */

@@ -47,6 +47,8 @@
 //                      TCP_NODELAY and answers without delay)
 //   BENCH_PROFILE=1    runs the server with --cpu-prof and prints where its CPU time went (the
 //                      numbers of such a run are a little lower)
+//   BENCH_SERVER_NODE_OPTIONS  Node options for dakiya serve alone (e.g. --perf-basic-prof, so
+//                      that `perf record -p <pid>` names its JavaScript functions)
 //
 // The parts: options.ts (flags and BENCH_*), lifecycle.ts (clean-up, abort), processes.ts (child
 // processes, /proc), server.ts (compile and start Dakiya), setup.ts (database, account, keys,

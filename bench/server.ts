@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fail, sleep } from "./lifecycle.js";
-import { PROFILE, PROFILE_DIR, READY_SECONDS, ROOT } from "./options.js";
+import { PROFILE, PROFILE_DIR, READY_SECONDS, ROOT, SERVER_NODE_OPTIONS } from "./options.js";
 import { type ChildHandle, startChild } from "./processes.js";
 
 // The server's settings. The SMSC of a real carrier grants some tens to hundreds of messages a
@@ -32,7 +32,10 @@ export function compileServer(): void {
 }
 
 export function startDakiya(env: Record<string, string>): ChildHandle {
-  const execArgv = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const execArgv = [
+    ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+    ...SERVER_NODE_OPTIONS,
+  ];
   if (PROFILE) {
     rmSync(PROFILE_DIR, { recursive: true, force: true });
     mkdirSync(PROFILE_DIR, { recursive: true });
