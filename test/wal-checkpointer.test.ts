@@ -4,7 +4,7 @@ import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../src/db/database.js";
+import { openDatabase, SQLITE_PAGE_SIZE } from "../src/db/database.js";
 import { startBackgroundCheckpoints } from "../src/db/sqlite-driver.js";
 
 /*
@@ -19,7 +19,7 @@ interface Rows {
   t: { body: string };
 }
 
-/** About 1.2 MB of rows: some 300 pages, under SQLite's own threshold of 1,000. */
+/** 300 rows of over half a page each, so a page apiece: under SQLite's own threshold of 1,000 pages. */
 async function writeRows(db: Kysely<Rows>): Promise<void> {
   await db.schema.createTable("t").ifNotExists().addColumn("body", "text").execute();
   for (let batch = 0; batch < 10; batch++) {
@@ -27,7 +27,7 @@ async function writeRows(db: Kysely<Rows>): Promise<void> {
       for (let i = 0; i < 30; i++) {
         await trx
           .insertInto("t")
-          .values({ body: `${batch}.${i}`.padEnd(4000, "x") })
+          .values({ body: `${batch}.${i}`.padEnd(SQLITE_PAGE_SIZE / 2 + 100, "x") })
           .execute();
       }
     });
