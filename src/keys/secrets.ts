@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Environment } from "../db/schema.js";
 import { randomBase62 } from "../ids.js";
 
@@ -12,7 +12,8 @@ export function generateSecret(environment: Environment): string {
 }
 
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  // One-shot: no Hash object per request.
+  return hash("sha256", secret, "hex");
 }
 
 /** Whether a token has the shape of a key at all; malformed ones are refused without a lookup. */
