@@ -4,7 +4,7 @@ import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, priorityLaneOf, SQLITE_PAGE_SIZE } from "../src/db/database.js";
+import { openDatabase, priorityLaneOf } from "../src/db/database.js";
 import { prepareQuery } from "../src/db/prepared.js";
 
 interface Tables {
@@ -166,43 +166,5 @@ describe("SQLite group commit", () => {
     await expect(failing).rejects.toThrow("roll back");
     await read;
     expect(seen).toEqual([]);
-  });
-});
-
-describe("SQLite page size", () => {
-  it("creates new databases with 8 KiB pages and opens an existing one with its own", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "dakiya-pages-"));
-    try {
-      const fresh = join(folder, "new.db");
-      const opened = openDatabase(`sqlite:${fresh}`).db;
-      await sql`create table items (id integer primary key, label text not null)`.execute(opened);
-      await sql`insert into items (label) values ('a')`.execute(opened);
-      await opened.destroy();
-      const pageSize = (file: string) => {
-        const reader = new SqliteDatabase(file, { readonly: true });
-        try {
-          return reader.pragma("page_size", { simple: true });
-        } finally {
-          reader.close();
-        }
-      };
-      expect(pageSize(fresh)).toBe(SQLITE_PAGE_SIZE);
-
-      const existing = join(folder, "existing.db");
-      const older = new SqliteDatabase(existing);
-      older.pragma("journal_mode = WAL");
-      older.exec(
-        "create table items (id integer primary key, label text not null); insert into items (label) values ('kept')",
-      );
-      older.close();
-      const reopened = openDatabase(`sqlite:${existing}`).db;
-      const { rows } = await sql<{ label: string }>`select label from items`.execute(reopened);
-      await sql`insert into items (label) values ('added')`.execute(reopened);
-      await reopened.destroy();
-      expect(rows).toEqual([{ label: "kept" }]);
-      expect(pageSize(existing)).toBe(4096);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
   });
 });

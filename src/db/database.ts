@@ -75,14 +75,8 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(":")[0]}:…"`);
 }
 
-export const SQLITE_PAGE_SIZE = 8192;
-
 function openSqlite(path: string): SqliteDatabase.Database {
   const sqlite = new SqliteDatabase(path);
-  // A new database only (an existing one keeps its size): a commit writes each changed page to
-  // the log as a frame of two write calls, and with 8 KiB pages a send changes fewer of them
-  // (about 15% less time in COMMIT than with 4 KiB).
-  sqlite.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
   sqlite.pragma("journal_mode = WAL");
   // NORMAL writes the WAL at COMMIT without syncing it; the driver then syncs the WAL on a
   // background thread and answers only after that (wal-sync.ts), so an answered request survives
