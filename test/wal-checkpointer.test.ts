@@ -4,7 +4,7 @@ import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, SQLITE_PAGE_SIZE } from "../src/db/database.js";
+import { openDatabase } from "../src/db/database.js";
 import { startBackgroundCheckpoints } from "../src/db/sqlite-driver.js";
 
 /*
@@ -19,6 +19,9 @@ interface Rows {
   t: { body: string };
 }
 
+/** SQLite's default, which the server keeps. */
+const PAGE_SIZE = 4096;
+
 /** 300 rows of over half a page each, so a page apiece: under SQLite's own threshold of 1,000 pages. */
 async function writeRows(db: Kysely<Rows>): Promise<void> {
   await db.schema.createTable("t").ifNotExists().addColumn("body", "text").execute();
@@ -27,7 +30,7 @@ async function writeRows(db: Kysely<Rows>): Promise<void> {
       for (let i = 0; i < 30; i++) {
         await trx
           .insertInto("t")
-          .values({ body: `${batch}.${i}`.padEnd(SQLITE_PAGE_SIZE / 2 + 100, "x") })
+          .values({ body: `${batch}.${i}`.padEnd(PAGE_SIZE / 2 + 100, "x") })
           .execute();
       }
     });
