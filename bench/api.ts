@@ -57,6 +57,11 @@ export interface ApiLoadResult {
     peak_rss_since: "scenario start" | "server start";
     max_sampled_rss_mb: number;
     cpu_percent_during_load: number;
+    /**
+     * The server's CPU time (all its threads) during the load ÷ the requests it answered: steadier
+     * than a ratio to the bare route when the machine's speed drifts between runs.
+     */
+    cpu_us_per_request: number | null;
   };
   bench_process_cpu_percent_during_load: number;
 }
@@ -150,6 +155,8 @@ export async function runApiLoad(
         peak_rss_since: resetWorked ? "scenario start" : "server start",
         max_sampled_rss_mb: round(maxSampledRss, 1),
         cpu_percent_during_load: round((100 * serverCpu) / loadSeconds, 0),
+        cpu_us_per_request:
+          result.requests.total > 0 ? round((1e6 * serverCpu) / result.requests.total, 0) : null,
       },
       bench_process_cpu_percent_during_load: round(
         (100 * (benchCpu.user + benchCpu.system)) / 1e6 / loadSeconds,

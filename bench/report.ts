@@ -121,11 +121,11 @@ export function printApiReport(
     `API scenarios on ${DB_LABEL}: ${WARMUP_SECONDS} s warm-up, then ${LOAD_SECONDS} s at ${CONNECTIONS} connections each.`,
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GB, Node ${m.node} (${m.platform})`,
     "",
-    "| scenario | req/s (2xx) | ratio to bare | p50 / p99 / max ms | non-2xx | errors | peak RSS MB |",
-    "|---|---:|---:|---|---:|---:|---:|",
+    "| scenario | req/s (2xx) | ratio to bare | p50 / p99 / max ms | non-2xx | errors | server CPU µs/request | peak RSS MB |",
+    "|---|---:|---:|---|---:|---:|---:|---:|",
     ...results.map((r) => {
       const l = r.http.latency_ms;
-      return `| ${r.scenario} | ${thousands(r.http.requests_per_s)} | ${r.ratio_to_bare === null ? "–" : r.ratio_to_bare.toFixed(2)} | ${l.p50} / ${l.p99} / ${l.max} | ${r.http.non_2xx} | ${r.http.errors + r.http.timeouts} | ${r.server.peak_rss_mb} |`;
+      return `| ${r.scenario} | ${thousands(r.http.requests_per_s)} | ${r.ratio_to_bare === null ? "–" : r.ratio_to_bare.toFixed(3)} | ${l.p50} / ${l.p99} / ${l.max} | ${r.http.non_2xx} | ${r.http.errors + r.http.timeouts} | ${r.server.cpu_us_per_request ?? "–"} | ${r.server.peak_rss_mb} |`;
     }),
     "",
   ];
