@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { lazyRequestLogger } from "../src/http/request-logger.js";
 import { createLogger } from "../src/logger.js";
 
+const isLevelEnabled = (log: unknown, level: string) =>
+  (log as { isLevelEnabled(level: string): boolean }).isLevelEnabled(level);
+
 function capture(level: string) {
   const lines: Array<Record<string, unknown>> = [];
   const parent = createLogger(level, { write: (line: string) => void lines.push(JSON.parse(line)) });
@@ -15,7 +18,7 @@ describe("a request's logger", () => {
     log.info({ route: "/v2/balance" }, "request completed");
     log.debug("detail");
     expect(lines).toEqual([]);
-    expect((log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled("info")).toBe(false);
+    expect(isLevelEnabled(log, "info")).toBe(false);
     log.warn({ status: 500 }, "request failed");
     log.error(new Error("boom"));
     expect(lines).toEqual([
@@ -32,6 +35,8 @@ describe("a request's logger", () => {
     const { parent, lines } = capture("warn");
     const log = lazyRequestLogger(parent, { reqId: "req_b" }, { level: "debug" });
     expect(log.level).toBe("debug");
+    expect(isLevelEnabled(log, "debug")).toBe(true);
+    expect(isLevelEnabled(log, "trace")).toBe(false);
     log.debug({ authorization: "Bearer dk_live_secret" }, "with a header");
     log.child({ part: 2 }).info("from a child");
     expect(lines).toEqual([

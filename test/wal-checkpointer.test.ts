@@ -19,10 +19,7 @@ interface Rows {
   t: { body: string };
 }
 
-/** SQLite's default, which the server keeps. */
-const PAGE_SIZE = 4096;
-
-/** 300 rows of over half a page each, so a page apiece: under SQLite's own threshold of 1,000 pages. */
+/** About 1.2 MB of rows: some 300 pages, under SQLite's own threshold of 1,000. */
 async function writeRows(db: Kysely<Rows>): Promise<void> {
   await db.schema.createTable("t").ifNotExists().addColumn("body", "text").execute();
   for (let batch = 0; batch < 10; batch++) {
@@ -30,7 +27,7 @@ async function writeRows(db: Kysely<Rows>): Promise<void> {
       for (let i = 0; i < 30; i++) {
         await trx
           .insertInto("t")
-          .values({ body: `${batch}.${i}`.padEnd(PAGE_SIZE / 2 + 100, "x") })
+          .values({ body: `${batch}.${i}`.padEnd(4000, "x") })
           .execute();
       }
     });

@@ -54,11 +54,13 @@ class RequestLogger {
   }
 
   isLevelEnabled(level: string): boolean {
-    return this.#child ? this.#child.isLevelEnabled(level) : this.#parent.isLevelEnabled(level);
+    // A route's own level applies only through the child, so such a logger makes it first.
+    const decides = this.#child || this.#options.level ? this.#logger() : this.#parent;
+    return decides.isLevelEnabled(level);
   }
 
   #write(method: LogMethod, args: unknown[]): void {
-    if (!this.#child && !this.#options.level && !this.#parent.isLevelEnabled(method)) return;
+    if (!this.isLevelEnabled(method)) return;
     (this.#logger()[method] as (...a: unknown[]) => void)(...args);
   }
 
