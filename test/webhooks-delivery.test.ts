@@ -6,6 +6,7 @@ import { startWorker } from "../src/delivery/worker.js";
 import { recordEvent } from "../src/events/outbox.js";
 import type { App } from "../src/http/types.js";
 import { type RunningDispatcher, startWebhookDispatcher } from "../src/webhooks/dispatcher.js";
+import { ALL_EVENTS, createEndpoint } from "../src/webhooks/endpoints.js";
 import { DEFAULT_WEBHOOK_CONCURRENCY } from "../src/webhooks/settings.js";
 import type { HostLookup } from "../src/webhooks/ssrf.js";
 import { openTestContext, testCarriers } from "./helpers/context.js";
@@ -178,6 +179,39 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
     expect(log.map((attempt) => attempt.event_type).sort()).toEqual(["otp.verified", "sms.delivered"]);
     expect(stranger.id).toBeDefined();
   });
+
+  it("writes an event with no enabled endpoint to go to as relayed, and leaves the others to the relay", async () => {
+    const hooks = await receiver();
+    const relayedAt = async (eventId: string) =>
+      (await ctx.db.selectFrom("events").select("fanned_out_at").where("id", "=", eventId).executeTakeFirstOrThrow())
+        .fanned_out_at;
+
+    // No endpoint, a live endpoint only, a disabled endpoint: nothing to fan out, no dispatcher needed.
+    const bare = await account();
+    const liveOnly = await account();
+    await createEndpointIn(liveOnly.accountId, "live", "https://hooks.example.com/dakiya");
+    const disabled = await account();
+    const off = await disabled.addEndpoint(hooks.url);
+    expect((await disabled.api("PATCH", `/v2/webhooks/${off.id}`, { status: "disabled" })).statusCode).toBe(200);
+    for (const { emit } of [bare, liveOnly, disabled]) {
+      const event = await emit("sms.delivered");
+      expect(await relayedAt(event.id)).toBe(event.created_at);
+    }
+
+    // An enabled endpoint of the event's environment: waiting until the relay has fanned it out.
+    const subscribed = await account();
+    const endpoint = await subscribed.addEndpoint(hooks.url, ["sms.failed"]);
+    const waiting = await subscribed.emit("sms.delivered");
+    expect(await relayedAt(waiting.id)).toBeNull();
+    const delivered = await subscribed.emit("sms.failed");
+    startDispatcher();
+    await waitFor(async () => hooks.received.length >= 1 && (await relayedAt(waiting.id)) !== null, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(hooks.received.map((request) => verify(endpoint.secret, request).id)).toEqual([delivered.id]);
+  });
+
+  const createEndpointIn = (accountId: string, environment: Environment, url: string) =>
+    createEndpoint(ctx, { accountId, environment }, { url, events: [ALL_EVENTS] });
 
   it("retries a failed delivery with the same webhook-id, and the attempts show both", async () => {
     const flaky = await receiver((_request, index) => (index === 0 ? 500 : 200));

@@ -1,4 +1,4 @@
-import type { CompiledQuery, Transaction } from "kysely";
+import { type CompiledQuery, sql, type Transaction } from "kysely";
 import { type Clock, isoNow } from "../clock.js";
 import { writerTransactionId } from "../db/event-order.js";
 import { executeCompiled, prepareQuery } from "../db/prepared.js";
@@ -53,9 +53,13 @@ interface EventRow {
   createdAt: string;
 }
 
-// `seq` reads the feed index for the next number in the same statement.
+// `seq` reads the feed index for the next number in the same statement. An event of an account
+// and environment with no enabled webhook endpoint has nowhere to go: it is written relayed
+// already, so the relay neither reads nor marks it (most accounts have no endpoint). An endpoint
+// enabled before the event's transaction commits may miss it, as it would miss an event the relay
+// fanned out a moment before.
 const insertEvent = prepareQuery<EventRow, never>((db, param, dialect) =>
-  db.insertInto("events").values(({ selectFrom }) => ({
+  db.insertInto("events").values(({ selectFrom, exists }) => ({
     id: param("id"),
     account_id: param("accountId"),
     environment: param("environment"),
@@ -68,7 +72,13 @@ const insertEvent = prepareQuery<EventRow, never>((db, param, dialect) =>
       .where("account_id", "=", param("accountId"))
       .where("environment", "=", param("environment"))
       .where("txid", "=", writerTransactionId(dialect)),
-    fanned_out_at: null,
+    fanned_out_at: sql<string | null>`case when ${exists(
+      selectFrom("webhook_endpoints")
+        .select(sql.lit(1).as("one"))
+        .where("account_id", "=", param("accountId"))
+        .where("environment", "=", param("environment"))
+        .where("status", "=", sql.lit("enabled")),
+    )} then null else ${param("createdAt")} end`,
   })),
 );
 
