@@ -183,8 +183,13 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
   it("writes an event with no enabled endpoint to go to as relayed, and leaves the others to the relay", async () => {
     const hooks = await receiver();
     const relayedAt = async (eventId: string) =>
-      (await ctx.db.selectFrom("events").select("fanned_out_at").where("id", "=", eventId).executeTakeFirstOrThrow())
-        .fanned_out_at;
+      (
+        await ctx.db
+          .selectFrom("events")
+          .select("fanned_out_at")
+          .where("id", "=", eventId)
+          .executeTakeFirstOrThrow()
+      ).fanned_out_at;
 
     // No endpoint, a live endpoint only, a disabled endpoint: nothing to fan out, no dispatcher needed.
     const bare = await account();
@@ -192,7 +197,9 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
     await createEndpointIn(liveOnly.accountId, "live", "https://hooks.example.com/dakiya");
     const disabled = await account();
     const off = await disabled.addEndpoint(hooks.url);
-    expect((await disabled.api("PATCH", `/v2/webhooks/${off.id}`, { status: "disabled" })).statusCode).toBe(200);
+    expect((await disabled.api("PATCH", `/v2/webhooks/${off.id}`, { status: "disabled" })).statusCode).toBe(
+      200,
+    );
     for (const { emit } of [bare, liveOnly, disabled]) {
       const event = await emit("sms.delivered");
       expect(await relayedAt(event.id)).toBe(event.created_at);

@@ -32,5 +32,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex("otps_fallback_idx").execute();
   await db.schema.createIndex("otps_fallback_idx").on("otps").column("fallback_due_at").execute();
   await db.schema.dropIndex("messages_queue_idx").execute();
-  await db.schema.createIndex("messages_queue_idx").on("messages").columns(["status", "next_attempt_at"]).execute();
+  await db.schema
+    .createIndex("messages_queue_idx")
+    .on("messages")
+    .columns(["status", "next_attempt_at"])
+    .execute();
 }
