@@ -196,6 +196,46 @@ describe.each(DIALECTS)("POST /v2/sms/batch on %s", (dialect) => {
     }
   });
 
+  it("writes each item's charge to the ledger in request order, with the balance after it", async () => {
+    const credits = 1_000_000;
+    const { accountId, secret } = await account("sandbox", credits);
+    const response = await batch(secret, {
+      messages: [
+        otpItem(number(51)),
+        { to: number(52), sender: "DAKIYA", template_id: TWO_PARTS, variables: { ref: "S1" } },
+        otpItem("98765"),
+        otpItem(number(51), "5151"),
+        otpItem(number(53)),
+      ],
+    });
+    expect(response.statusCode).toBe(202);
+    const body = response.json<{ data: Array<{ id?: string; cost?: string }>; accepted: number }>();
+    expect(body.accepted).toBe(4);
+    const sent = body.data.filter((item) => item.id !== undefined);
+    const entries = await ctx.db
+      .selectFrom("ledger_entries")
+      .select(["amount", "balance_after", "reason", "reference"])
+      .where("account_id", "=", accountId)
+      .where("reason", "=", "sms_charge")
+      .execute();
+    const byReference = new Map(entries.map((entry) => [entry.reference, entry]));
+    let balance = credits;
+    for (const item of sent) {
+      const cost = Math.round(Number(item.cost) * 10_000);
+      balance -= cost;
+      expect(byReference.get(item.id as string)).toMatchObject({ amount: -cost, balance_after: balance });
+    }
+    expect(entries).toHaveLength(4);
+    expect(balance).toBe(credits - 5 * PRICE);
+    expect(await balanceOf(accountId)).toBe(balance);
+    expect(await sumLedger(ctx.db, accountId, "sandbox")).toBe(balance);
+    // A number twice in one batch counts once.
+    expect(await recipientsCounted(accountId)).toEqual({
+      rows: [number(51), number(52), number(53)],
+      count: 3,
+    });
+  });
+
   it("charges items until the balance runs out, and still takes a later one it can pay", async () => {
     // ₹0.8500: three one-part messages, with ₹0.1000 left.
     const credits = 3 * PRICE + 1_000;

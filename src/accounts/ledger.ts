@@ -1,7 +1,7 @@
 import { type Insertable, sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { prepareQuery } from "../db/prepared.js";
+import { insertRows, prepareQuery } from "../db/prepared.js";
 import type { DbOrTrx, Environment, LedgerEntriesTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
@@ -97,6 +97,55 @@ export async function applyLedgerChange(
     created_at: now,
   });
   return entry;
+}
+
+/**
+ * Debits several charges of one balance at once, in the caller's transaction: one guarded update
+ * by their sum, and an entry for each, in order, as if each had been applied on its own (each
+ * entry's `balance_after` is the balance after it and every charge before it). Answers `false`,
+ * having changed nothing, when the balance cannot cover them all.
+ */
+export async function applyLedgerCharges(
+  trx: DbOrTrx,
+  clock: AppContext["clock"],
+  scope: { accountId: string; environment: Environment },
+  charges: ReadonlyArray<{ amount: number; reason: string; reference: string | null }>,
+): Promise<boolean> {
+  if (charges.length === 0) return true;
+  let total = 0;
+  for (const { amount } of charges) {
+    if (!Number.isSafeInteger(amount) || amount >= 0) {
+      throw new RangeError(`a charge must be a negative integer, got ${amount}`);
+    }
+    total += amount;
+  }
+  const now = isoNow(clock);
+  const [updated] = (
+    await moveBalance.execute(trx, {
+      amount: total,
+      ceiling: Number.MAX_SAFE_INTEGER,
+      now,
+      accountId: scope.accountId,
+      environment: scope.environment,
+    })
+  ).rows;
+  if (!updated) return false;
+  let balance = Number(updated.balance) - total;
+  const entries = charges.map((charge): Insertable<LedgerEntriesTable> => {
+    balance += charge.amount;
+    return {
+      id: newId("led"),
+      account_id: scope.accountId,
+      environment: scope.environment,
+      amount: charge.amount,
+      balance_after: balance,
+      reason: charge.reason,
+      reference: charge.reference,
+      created_at: now,
+    };
+  });
+  await insertRows(trx, "ledger_entries", entries);
+  return true;
 }
 
 interface BalanceMove {

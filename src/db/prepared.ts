@@ -107,3 +107,20 @@ export function preparedInsert<T extends TableName>(table: T) {
     },
   };
 }
+
+/** Rows per multi-row insert: well under either database's limit on bound parameters. */
+const INSERT_CHUNK_ROWS = 500;
+
+/** Inserts `rows` into `table` in multi-row statements, a few hundred rows each. */
+export async function insertRows<T extends TableName>(
+  db: DbOrTrx,
+  table: T,
+  rows: ReadonlyArray<Insertable<Database[T]>>,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK_ROWS) {
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + INSERT_CHUNK_ROWS) as never)
+      .execute();
+  }
+}

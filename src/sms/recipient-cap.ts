@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { AppContext } from "../context.js";
 import { countRecipientUnderCap, type FlightStatement } from "../db/one-flight.js";
 import { prepareQuery } from "../db/prepared.js";
@@ -126,11 +127,67 @@ const countUnderCap = prepareQuery<
     .returning("count"),
 );
 
-/** Takes back a `countNewRecipient` of this transaction whose send was refused after all. */
-export async function uncountRecipient(trx: DbOrTrx, ctx: AppContext, scope: RecipientScope): Promise<void> {
+/**
+ * Raises the hour's count of distinct recipients by `count` at once, only if all of them fit under
+ * the cap: one guarded upsert. Answers whether it did; if not, nothing changed (a batch then
+ * counts its numbers one by one, and those past the cap are refused).
+ */
+export async function countNewRecipients(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  scope: RecipientScope,
+  count: number,
+): Promise<boolean> {
+  if (count === 0) return true;
+  const hourStart = currentHourStart(ctx).getTime();
+  const counted = await countManyUnderCap.execute(trx, {
+    key: counterKey(scope),
+    windowStart: new Date(hourStart).toISOString(),
+    expiresAt: new Date(hourStart + HOUR_MS).toISOString(),
+    count,
+    cap: ctx.rateLimits.smsRecipientsPerHour,
+  });
+  return counted.rows.length > 0;
+}
+
+const countManyUnderCap = prepareQuery<
+  { key: string; windowStart: string; expiresAt: string; count: number; cap: number },
+  { count: number }
+>((db, param) =>
+  db
+    .insertInto("rate_limit_counters")
+    .columns(["key", "window_start", "count", "expires_at"])
+    .expression(
+      db
+        .selectNoFrom([
+          sql<string>`cast(${param("key")} as text)`.as("key"),
+          sql<string>`cast(${param("windowStart")} as text)`.as("window_start"),
+          sql<number>`cast(${param("count")} as integer)`.as("count"),
+          sql<string>`cast(${param("expiresAt")} as text)`.as("expires_at"),
+        ])
+        .where(sql<boolean>`cast(${param("count")} as integer) <= cast(${param("cap")} as integer)`),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(["key", "window_start"])
+        .doUpdateSet((eb) => ({
+          count: eb(eb.ref("rate_limit_counters.count"), "+", eb.ref("excluded.count")),
+        }))
+        .where(sql<boolean>`rate_limit_counters.count + excluded.count <= cast(${param("cap")} as integer)`),
+    )
+    .returning("count"),
+);
+
+/** Takes back `count` new recipients this transaction counted, whose sends were refused after all. */
+export async function uncountRecipient(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  scope: RecipientScope,
+  count = 1,
+): Promise<void> {
   await trx
     .updateTable("rate_limit_counters")
-    .set((eb) => ({ count: eb(eb.ref("count"), "-", 1) }))
+    .set((eb) => ({ count: eb(eb.ref("count"), "-", count) }))
     .where("key", "=", counterKey(scope))
     .where("window_start", "=", currentHourStart(ctx).toISOString())
     .execute();
