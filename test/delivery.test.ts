@@ -6,9 +6,10 @@ import { getBalance, sumLedger } from "../src/accounts/ledger.js";
 import type { AppContext } from "../src/context.js";
 import { claimDueMessages } from "../src/db/queue-claims.js";
 import type { Environment, MessagesTable } from "../src/db/schema.js";
+import { batchedAcceptances } from "../src/delivery/acceptances.js";
 import type { Carrier, OutboundMessage, SendResult } from "../src/delivery/carrier.js";
 import { createSandboxCarrier, SANDBOX_CARRIER } from "../src/delivery/carriers/sandbox.js";
-import { applyReceipt, failMessage, markSubmitted } from "../src/delivery/status.js";
+import { type Acceptance, applyReceipt, failMessage, markSubmitted } from "../src/delivery/status.js";
 import { startWorker } from "../src/delivery/worker.js";
 import { sendSms } from "../src/sms/send.js";
 import { openTestContext, TEST_SECRET, TestClock, testCarriers } from "./helpers/context.js";
@@ -246,6 +247,121 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       },
     ]);
     expect(await messageRow(ctx, message.id)).toMatchObject({ status: "delivered" });
+  });
+
+  it("records acceptances that come back together in one batch, each as it would alone", async () => {
+    const clock = new TestClock();
+    const ctx = await open({ clock });
+    const first = await sendingAccount(ctx, "sandbox");
+    const second = await sendingAccount(ctx, "sandbox");
+    const messages = [
+      await first.send("+919876500001"),
+      await second.send("+919876500002"),
+      await first.send("+919876500003"),
+      await first.send("+919876500004"),
+      await second.send("+919876500005"),
+    ];
+    const claimed = await claimDueMessages(ctx.db, ctx.dialect, {
+      owner: "wkr_batch",
+      limit: 10,
+      now: clock.now().toISOString(),
+      leaseUntil: new Date(clock.now().getTime() + 30_000).toISOString(),
+    });
+    expect(claimed).toHaveLength(5);
+    const rows = new Map(claimed.map((row) => [row.id, row]));
+    const acceptanceOf = async (id: string, owner = "wkr_batch"): Promise<Acceptance> => {
+      const result = await createSandboxCarrier().send(sandboxOutbound(rows.get(id) as MessagesTable));
+      if (result.outcome !== "accepted") throw new Error(`not accepted: ${JSON.stringify(result)}`);
+      const { outcome: _, ...accepted } = result;
+      return { lease: { messageId: id, owner }, carrier: SANDBOX_CARRIER, ...accepted };
+    };
+    const [a, b, c, d, e] = messages.map((message) => message.id) as [string, string, string, string, string];
+    const accept = batchedAcceptances(ctx);
+    const answers = await Promise.all([
+      accept(await acceptanceOf(a)),
+      accept(await acceptanceOf(b)),
+      // Not this worker's lease, and a second acceptance of a message: neither is recorded.
+      accept(await acceptanceOf(c, "wkr_other")),
+      accept(await acceptanceOf(d)),
+      accept(await acceptanceOf(d)),
+      accept(await acceptanceOf(e)),
+    ]);
+    expect(answers).toEqual([true, true, false, true, false, true]);
+
+    for (const id of [a, b, d, e]) {
+      expect(await messageRow(ctx, id)).toMatchObject({
+        status: "delivered",
+        lease_owner: null,
+        sealed: null,
+      });
+    }
+    expect(await messageRow(ctx, c)).toMatchObject({ status: "queued", lease_owner: "wkr_batch" });
+    const partsOf = await ctx.db.selectFrom("carrier_messages").select(["message_id", "status"]).execute();
+    expect(partsOf.map((part) => part.message_id).sort()).toEqual([a, b, d, e].sort());
+    const inbox = await ctx.db.selectFrom("sandbox_messages").select("message_id").execute();
+    expect(inbox.map((entry) => entry.message_id).sort()).toEqual([a, b, d, e].sort());
+
+    // Each account's feed: submitted then delivered per message, in the order they were accepted.
+    for (const [account, ids] of [
+      [first.accountId, [a, d]],
+      [second.accountId, [b, e]],
+    ] as const) {
+      const events = await ctx.db
+        .selectFrom("events")
+        .select(["type", "data", "seq"])
+        .where("account_id", "=", account)
+        .orderBy("txid")
+        .orderBy("seq")
+        .execute();
+      expect(events.map((event) => [event.type, JSON.parse(event.data).id])).toEqual(
+        ids.flatMap((id) => [
+          ["sms.submitted", id],
+          ["sms.delivered", id],
+        ]),
+      );
+      const seqs = events.map((event) => Number(event.seq));
+      expect(new Set(seqs).size).toBe(seqs.length);
+    }
+  });
+
+  it("writes a batch's acceptances one by one when the batch fails, so that a bad one fails alone", async () => {
+    const clock = new TestClock();
+    const ctx = await open({ clock });
+    const { send } = await sendingAccount(ctx, "sandbox");
+    const [good, bad] = [await send("+919876500011"), await send("+919876500012")];
+    await claimDueMessages(ctx.db, ctx.dialect, {
+      owner: "wkr_batch",
+      limit: 10,
+      now: clock.now().toISOString(),
+      leaseUntil: new Date(clock.now().getTime() + 30_000).toISOString(),
+    });
+    // A carrier message id already recorded for another message: its part cannot be stored.
+    await ctx.db
+      .insertInto("carrier_messages")
+      .values({
+        carrier: SANDBOX_CARRIER,
+        carrier_message_id: "sbx_taken",
+        message_id: good.id,
+        part: 9,
+        status: "submitted",
+        error_code: null,
+        updated_at: clock.now().toISOString(),
+      })
+      .execute();
+    const accept = batchedAcceptances(ctx);
+    const acceptance = (messageId: string, carrierMessageId: string): Acceptance => ({
+      lease: { messageId, owner: "wkr_batch" },
+      carrier: SANDBOX_CARRIER,
+      carrierMessageIds: [carrierMessageId],
+    });
+    const [goodAnswer, badAnswer] = await Promise.allSettled([
+      accept(acceptance(good.id, "sbx_fresh")),
+      accept(acceptance(bad.id, "sbx_taken")),
+    ]);
+    expect(goodAnswer).toEqual({ status: "fulfilled", value: true });
+    expect(badAnswer.status).toBe("rejected");
+    expect(await messageRow(ctx, good.id)).toMatchObject({ status: "submitted" });
+    expect(await messageRow(ctx, bad.id)).toMatchObject({ status: "queued", lease_owner: "wkr_batch" });
   });
 
   it("marks a multi-part message delivered when every part is, undelivered when one is not", async () => {

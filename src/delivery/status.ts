@@ -2,16 +2,35 @@ import type { Transaction } from "kysely";
 import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { preparedInsert, prepareQuery } from "../db/prepared.js";
-import type { Database, MessagesTable } from "../db/schema.js";
-import { recordMessageEvent } from "../events/emit.js";
-import { addToSandboxInbox } from "../sandbox/inbox.js";
+import { insertRows, prepareQuery } from "../db/prepared.js";
+import type {
+  CarrierMessagesTable,
+  Database,
+  DbOrTrx,
+  MessagesTable,
+  SandboxMessagesTable,
+} from "../db/schema.js";
+import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../events/emit.js";
+import { inboxRow } from "../sandbox/inbox.js";
 import type { AcceptingRoute, Receipt, SandboxInboxEntry } from "./carrier.js";
 
 /** The claim a worker holds on a message while it delivers it. */
 export interface Lease {
   messageId: string;
   owner: string;
+}
+
+/** A carrier's acceptance of a leased message (a `SendResult` of outcome `accepted`). */
+export interface Acceptance {
+  lease: Lease;
+  carrier: string;
+  /** One per part. */
+  carrierMessageIds: string[];
+  /** Reports the carrier already knows (the sandbox's). */
+  receipts?: Receipt[];
+  /** The sandbox inbox entry. */
+  inbox?: SandboxInboxEntry;
+  route?: AcceptingRoute;
 }
 
 /**
@@ -28,56 +47,113 @@ export async function markSubmitted(
   inbox?: SandboxInboxEntry,
   route?: AcceptingRoute,
 ): Promise<boolean> {
+  const [recorded] = await recordAcceptances(ctx, [
+    { lease, carrier, carrierMessageIds, receipts, ...(inbox ? { inbox } : {}), ...(route ? { route } : {}) },
+  ]);
+  return recorded === true;
+}
+
+/**
+ * `markSubmitted` for many messages in one transaction, in a few multi-row statements: what the
+ * delivery worker does with the acceptances that come back together. Answers, for each, whether
+ * it was recorded (not if its lease was lost). If the transaction fails, none is recorded.
+ */
+export function recordAcceptances(ctx: AppContext, acceptances: readonly Acceptance[]): Promise<boolean[]> {
   const now = isoNow(ctx.clock);
-  // Every part reported delivered along with the acceptance (the sandbox's): the message goes
-  // straight to delivered in one update, with both events, as if the receipts came one by one.
-  const deliveredAtOnce =
-    carrierMessageIds.length > 0 &&
-    carrierMessageIds.every((id) =>
-      receipts.some((r) => r.carrier === carrier && r.carrierMessageId === id && r.state === "delivered"),
-    );
   return ctx.db.transaction().execute(async (trx) => {
-    const [updated] = (
-      await acceptMessage.execute(trx, {
-        id: lease.messageId,
-        owner: lease.owner,
-        status: deliveredAtOnce ? "delivered" : "submitted",
-        deliveredAt: deliveredAtOnce ? now : null,
-        carrier,
-        route: route?.name ?? null,
-        now,
-      })
-    ).rows;
-    if (!updated) return false;
-    if (carrierMessageIds.length > 0) {
-      const parts = carrierMessageIds.map((carrierMessageId, index) => ({
-        carrier: route?.receiptCarrier ?? carrier,
-        carrier_message_id: carrierMessageId,
-        message_id: lease.messageId,
-        part: index + 1,
-        status: deliveredAtOnce ? ("delivered" as const) : ("submitted" as const),
-        error_code: null,
-        updated_at: now,
-      }));
-      // Most messages are one part: that insert is compiled once; a long message's in one statement.
-      if (parts.length === 1) await insertCarrierPart.execute(trx, parts[0] as (typeof parts)[number]);
-      else await trx.insertInto("carrier_messages").values(parts).execute();
-    }
-    if (inbox) await addToSandboxInbox(trx, lease.messageId, inbox, now);
-    if (deliveredAtOnce) {
-      const submitted = { ...updated, status: "submitted" as const, delivered_at: null };
-      await recordMessageEvent(trx, ctx, "sms.submitted", submitted, carrierMessageIds);
-      await recordMessageEvent(trx, ctx, "sms.delivered", updated, carrierMessageIds);
+    const accepted = await acceptMessages(trx, acceptances, now);
+    const parts: CarrierMessagesTable[] = [];
+    const inbox: SandboxMessagesTable[] = [];
+    const events: Array<{ type: MessageEventType; row: MessagesTable; carrierMessageIds: string[] }> = [];
+    const receipts: Receipt[] = [];
+    const recorded = acceptances.map(({ lease, carrier, carrierMessageIds, route, ...known }) => {
+      const row = accepted.get(lease.messageId);
+      // A message leaves the queue once: a second acceptance of it in the batch loses, as it would alone.
+      if (!row) return false;
+      accepted.delete(lease.messageId);
+      const status = row.status === "delivered" ? "delivered" : "submitted";
+      carrierMessageIds.forEach((carrierMessageId, index) => {
+        parts.push({
+          carrier: route?.receiptCarrier ?? carrier,
+          carrier_message_id: carrierMessageId,
+          message_id: row.id,
+          part: index + 1,
+          status,
+          error_code: null,
+          updated_at: now,
+        });
+      });
+      if (known.inbox) inbox.push(inboxRow(row.id, known.inbox, now));
+      if (status === "delivered") {
+        // Every part was reported delivered with the acceptance: both events, as if the
+        // receipts had come one by one.
+        const submitted = { ...row, status: "submitted" as const, delivered_at: null };
+        events.push({ type: "sms.submitted", row: submitted, carrierMessageIds });
+        events.push({ type: "sms.delivered", row, carrierMessageIds });
+      } else {
+        events.push({ type: "sms.submitted", row, carrierMessageIds });
+        receipts.push(...(known.receipts ?? []));
+      }
       return true;
-    }
-    await recordMessageEvent(trx, ctx, "sms.submitted", updated, carrierMessageIds);
+    });
+    await insertRows(trx, "carrier_messages", parts);
+    await insertRows(trx, "sandbox_messages", inbox);
+    await recordMessageEvents(trx, ctx, events);
     for (const receipt of receipts) await recordReceipt(trx, ctx, now, receipt);
-    return true;
+    return recorded;
   });
 }
 
-interface Acceptance {
-  id: string;
+/** Whether the carrier reported every part delivered along with the acceptance (the sandbox does). */
+function deliveredAtOnce({ carrier, carrierMessageIds, receipts = [] }: Acceptance): boolean {
+  return (
+    carrierMessageIds.length > 0 &&
+    carrierMessageIds.every((id) =>
+      receipts.some((r) => r.carrier === carrier && r.carrierMessageId === id && r.state === "delivered"),
+    )
+  );
+}
+
+/**
+ * The accepted messages leave the queue, `delivered` at once if every part was reported
+ * delivered, else `submitted`: one update per kind of acceptance (nearly always one). Answers
+ * the rows by id; a message whose lease was lost is not among them.
+ */
+async function acceptMessages(
+  trx: Transaction<Database>,
+  acceptances: readonly Acceptance[],
+  now: string,
+): Promise<Map<string, MessagesTable>> {
+  const kinds = new Map<string, { fields: AcceptedFields; ids: string[] }>();
+  for (const acceptance of acceptances) {
+    const delivered = deliveredAtOnce(acceptance);
+    const fields: AcceptedFields = {
+      owner: acceptance.lease.owner,
+      status: delivered ? "delivered" : "submitted",
+      deliveredAt: delivered ? now : null,
+      carrier: acceptance.carrier,
+      route: acceptance.route?.name ?? null,
+      now,
+    };
+    const kind = JSON.stringify(fields);
+    const entry = kinds.get(kind) ?? { fields, ids: [] };
+    entry.ids.push(acceptance.lease.messageId);
+    kinds.set(kind, entry);
+  }
+  const accepted = new Map<string, MessagesTable>();
+  for (const { fields, ids } of kinds.values()) {
+    const [only] = ids;
+    const rows =
+      ids.length === 1 && only !== undefined
+        ? (await acceptMessage.execute(trx, { ...fields, id: only })).rows
+        : await acceptedUpdate(trx, fields).where("id", "in", ids).returningAll().execute();
+    for (const row of rows) accepted.set(row.id, row);
+  }
+  return accepted;
+}
+
+/** How a kind of acceptance leaves its messages. */
+interface AcceptedFields {
   owner: string;
   status: "submitted" | "delivered";
   deliveredAt: string | null;
@@ -86,18 +162,18 @@ interface Acceptance {
   now: string;
 }
 
-/** A leased, queued message leaves the queue as accepted; no row if the lease was lost. */
-const acceptMessage = prepareQuery<Acceptance, MessagesTable>((db, param) =>
-  db
+/** Leased, queued messages leave the queue as accepted; those whose lease was lost are untouched. */
+function acceptedUpdate(db: DbOrTrx, fields: AcceptedFields) {
+  return db
     .updateTable("messages")
     .set((eb) => ({
-      status: param("status"),
-      delivered_at: param("deliveredAt"),
-      carrier: param("carrier"),
-      route: param("route"),
+      status: fields.status,
+      delivered_at: fields.deliveredAt,
+      carrier: fields.carrier,
+      route: fields.route,
       sealed: null,
-      submitted_at: param("now"),
-      updated_at: param("now"),
+      submitted_at: fields.now,
+      updated_at: fields.now,
       attempts: eb("attempts", "+", 1),
       error_code: null,
       error_message: null,
@@ -105,13 +181,23 @@ const acceptMessage = prepareQuery<Acceptance, MessagesTable>((db, param) =>
       lease_until: null,
       lease_owner: null,
     }))
-    .where("id", "=", param("id"))
     .where("status", "=", "queued")
-    .where("lease_owner", "=", param("owner"))
+    .where("lease_owner", "=", fields.owner);
+}
+
+/** `acceptedUpdate` of one message, compiled once: most acceptances come one at a time. */
+const acceptMessage = prepareQuery<AcceptedFields & { id: string }, MessagesTable>((db, param) =>
+  acceptedUpdate(db, {
+    owner: param("owner"),
+    status: param("status"),
+    deliveredAt: param("deliveredAt"),
+    carrier: param("carrier"),
+    route: param("route"),
+    now: param("now"),
+  })
+    .where("id", "=", param("id"))
     .returningAll(),
 );
-
-const insertCarrierPart = preparedInsert("carrier_messages");
 
 /** Puts a message back in the queue to be tried again after `delaySeconds`. */
 export async function scheduleRetry(

@@ -8,8 +8,9 @@ import { tryUnseal } from "../otp/codes.js";
 import { startOtpExpirySweep } from "../otp/expiry.js";
 import { sendDueFallbacks } from "../otp/fallback.js";
 import { startWebhookDispatcher } from "../webhooks/dispatcher.js";
+import { batchedAcceptances } from "./acceptances.js";
 import type { Carrier, Carriers, OtpDetails, OutboundMessage, SendResult } from "./carrier.js";
-import { failMessage, type Lease, markSubmitted, scheduleRetry } from "./status.js";
+import { type Acceptance, failMessage, type Lease, scheduleRetry } from "./status.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./worker-options.js";
 
 const MAX_BACKOFF_SECONDS = 300;
@@ -44,6 +45,7 @@ export function startWorker(
   // Deliveries run as a pipeline of up to `batchSize`: as they finish, more are claimed, so the
   // carrier's window never waits for the slowest message of a batch.
   const inFlight = new Set<Promise<void>>();
+  const accept = batchedAcceptances(delivery);
   const refillAt = Math.max(1, Math.floor(settings.batchSize / 4));
   const claim = (limit: number) =>
     claimDueMessages(delivery.db, ctx.dialect, {
@@ -70,7 +72,7 @@ export function startWorker(
         continue;
       }
       for (const row of batch) {
-        const delivered: Promise<void> = deliver(delivery, carriers, row, id, settings)
+        const delivered: Promise<void> = deliver(delivery, carriers, accept, row, id, settings)
           .catch((error: unknown) => {
             // The lease runs out and the message is tried again.
             ctx.log.error({ err: error, worker: id, message_id: row.id }, "delivery failed");
@@ -129,6 +131,7 @@ export function startWorker(
 async function deliver(
   ctx: AppContext,
   carriers: Carriers,
+  accept: (acceptance: Acceptance) => Promise<boolean>,
   row: MessagesTable,
   owner: string,
   settings: WorkerOptions,
@@ -181,8 +184,8 @@ async function deliver(
 
   if (result.outcome === "accepted") {
     if (!carrier) return;
-    const { carrierMessageIds, receipts, inbox, route } = result;
-    const recorded = await markSubmitted(ctx, lease, carrier.name, carrierMessageIds, receipts, inbox, route);
+    const { outcome: _, ...accepted } = result;
+    const recorded = await accept({ lease, carrier: carrier.name, ...accepted });
     if (!recorded)
       ctx.log.warn({ message_id: row.id }, "message accepted by the carrier after its lease was lost");
     return;

@@ -1,10 +1,10 @@
 import type { Transaction } from "kysely";
 import { isoNow } from "../clock.js";
-import type { Database, MessagesTable, OtpsTable } from "../db/schema.js";
+import type { Database, Dialect, MessagesTable, OtpsTable } from "../db/schema.js";
 import type { FinalStatus, Metrics } from "../metrics/metrics.js";
 import { type OtpRow, otpViews } from "../otp/view.js";
 import { toMessageView } from "../sms/messages.js";
-import { type EventWriter, recordEvent } from "./outbox.js";
+import { type EventWriter, recordEvent, recordEvents } from "./outbox.js";
 
 export type MessageEventType = "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed";
 export type OtpEventType = "otp.sent" | "otp.verified" | "otp.failed";
@@ -37,6 +37,28 @@ export async function recordMessageEvent(
   });
   const finalStatus = FINAL_STATUS_OF[type];
   if (finalStatus) writer.metrics.messageFinished(row.channel, row.environment, finalStatus);
+}
+
+/** Several messages' status changes, in order, in multi-row inserts (`recordEvents`). */
+export async function recordMessageEvents(
+  trx: Transaction<Database>,
+  writer: EventWriter & { metrics: Metrics; dialect: Dialect },
+  changes: ReadonlyArray<{ type: MessageEventType; row: MessagesTable; carrierMessageIds: string[] }>,
+): Promise<void> {
+  await recordEvents(
+    trx,
+    writer,
+    changes.map(({ type, row, carrierMessageIds }) => ({
+      accountId: row.account_id,
+      environment: row.environment,
+      type,
+      data: toMessageView(row, carrierMessageIds),
+    })),
+  );
+  for (const { type, row } of changes) {
+    const finalStatus = FINAL_STATUS_OF[type];
+    if (finalStatus) writer.metrics.messageFinished(row.channel, row.environment, finalStatus);
+  }
 }
 
 /**

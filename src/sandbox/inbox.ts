@@ -1,7 +1,6 @@
 import type { AppContext } from "../context.js";
 import { endsWith } from "../db/ends-with.js";
-import { preparedInsert } from "../db/prepared.js";
-import type { DbOrTrx } from "../db/schema.js";
+import type { SandboxMessagesTable } from "../db/schema.js";
 import type { SandboxInboxEntry } from "../delivery/carrier.js";
 
 export interface InboxItem {
@@ -31,14 +30,9 @@ export async function listSandboxInbox(
   return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(options.limit).execute();
 }
 
-/** Stores a sandbox delivery's inbox entry; called in the transaction that records the acceptance. */
-export async function addToSandboxInbox(
-  trx: DbOrTrx,
-  messageId: string,
-  entry: SandboxInboxEntry,
-  now: string,
-): Promise<void> {
-  await insertInboxEntry.execute(trx, {
+/** A sandbox delivery's inbox entry as stored, with the transaction that records the acceptance. */
+export function inboxRow(messageId: string, entry: SandboxInboxEntry, now: string): SandboxMessagesTable {
+  return {
     id: entry.id,
     account_id: entry.accountId,
     message_id: messageId,
@@ -46,7 +40,5 @@ export async function addToSandboxInbox(
     recipient: entry.to,
     text: entry.text,
     created_at: now,
-  });
+  };
 }
-
-const insertInboxEntry = preparedInsert("sandbox_messages");
