@@ -2,6 +2,7 @@ import {
   type Compilable,
   type CompiledQuery,
   type Insertable,
+  type InsertObject,
   PostgresAdapter,
   type QueryResult,
 } from "kysely";
@@ -108,19 +109,36 @@ export function preparedInsert<T extends TableName>(table: T) {
   };
 }
 
-/** Rows per multi-row insert: well under either database's limit on bound parameters. */
-const INSERT_CHUNK_ROWS = 500;
+/** The most rows or ids one multi-row statement takes: well under either database's parameter limit. */
+const MAX_CHUNK = 128;
 
-/** Inserts `rows` into `table` in multi-row statements, a few hundred rows each. */
+/**
+ * `items` in chunks of power-of-two sizes, largest first (97 → 64, 32, 1): a multi-row statement
+ * of each size has one text, so SQLite prepares a few statements per table once, rather than a
+ * statement of tens of kilobytes for each count it sees.
+ */
+export function inChunks<T>(items: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  let start = 0;
+  while (start < items.length) {
+    const left = items.length - start;
+    const size = Math.min(MAX_CHUNK, 2 ** Math.floor(Math.log2(left)));
+    chunks.push(items.slice(start, start + size));
+    start += size;
+  }
+  return chunks;
+}
+
+/** Inserts `rows` into `table` in a few multi-row statements (`inChunks`). */
 export async function insertRows<T extends TableName>(
   db: DbOrTrx,
   table: T,
-  rows: ReadonlyArray<Insertable<Database[T]>>,
+  rows: ReadonlyArray<InsertObject<Database, T>>,
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK_ROWS) {
+  for (const chunk of inChunks(rows)) {
     await db
       .insertInto(table)
-      .values(rows.slice(i, i + INSERT_CHUNK_ROWS) as never)
+      .values(chunk as never)
       .execute();
   }
 }

@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { insertRows, prepareQuery } from "../db/prepared.js";
+import { inChunks, insertRows, prepareQuery } from "../db/prepared.js";
 import type {
   CarrierMessagesTable,
   Database,
@@ -142,12 +142,14 @@ async function acceptMessages(
   }
   const accepted = new Map<string, MessagesTable>();
   for (const { fields, ids } of kinds.values()) {
-    const [only] = ids;
-    const rows =
-      ids.length === 1 && only !== undefined
-        ? (await acceptMessage.execute(trx, { ...fields, id: only })).rows
-        : await acceptedUpdate(trx, fields).where("id", "in", ids).returningAll().execute();
-    for (const row of rows) accepted.set(row.id, row);
+    for (const chunk of inChunks(ids)) {
+      const [only] = chunk;
+      const rows =
+        chunk.length === 1 && only !== undefined
+          ? (await acceptMessage.execute(trx, { ...fields, id: only })).rows
+          : await acceptedUpdate(trx, fields).where("id", "in", chunk).returningAll().execute();
+      for (const row of rows) accepted.set(row.id, row);
+    }
   }
   return accepted;
 }

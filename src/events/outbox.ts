@@ -1,7 +1,7 @@
 import { type CompiledQuery, sql, type Transaction } from "kysely";
 import { type Clock, isoNow } from "../clock.js";
 import { writerTransactionId } from "../db/event-order.js";
-import { executeCompiled, prepareQuery } from "../db/prepared.js";
+import { executeCompiled, insertRows, prepareQuery } from "../db/prepared.js";
 import type { Database, DbOrTrx, Dialect, Environment, EventsTable, EventType } from "../db/schema.js";
 import { newId } from "../ids.js";
 
@@ -58,29 +58,47 @@ export async function recordEvents(
     return;
   }
   const createdAt = isoNow(writer.clock);
-  for (let start = 0; start < events.length; start += INSERT_CHUNK_EVENTS) {
-    // Each row's `seq` reads the feed as it stood before the statement: the events of one
-    // account and environment in the statement count on from there.
-    const before = new Map<string, number>();
-    const rows = events.slice(start, start + INSERT_CHUNK_EVENTS).map((event) => {
-      const scope = `${event.accountId} ${event.environment}`;
-      const offset = (before.get(scope) ?? 0) + 1;
-      before.set(scope, offset);
-      return {
-        id: newId("evt"),
-        account_id: event.accountId,
-        environment: event.environment,
-        type: event.type,
-        data: JSON.stringify(event.data),
-        created_at: createdAt,
-        ...placeInFeed({ ...event, createdAt }, writer.dialect, offset),
+  // Where each account and environment's feed stands, read once: the rows then carry their
+  // `seq` and relay mark as plain values (subqueries in a multi-row insert cost more than the
+  // inserts themselves). No one else writes under the same order key meanwhile: on PostgreSQL it
+  // is this transaction's id, and SQLite has one writer.
+  const feeds = new Map<string, { lastSeq: number; relayedAt: string | null }>();
+  const rows = [];
+  for (const event of events) {
+    const scope = `${event.accountId} ${event.environment}`;
+    let feed = feeds.get(scope);
+    if (!feed) {
+      const [position] = (await feedPosition.execute(trx, event)).rows;
+      feed = {
+        lastSeq: Number(position?.last_seq ?? 0),
+        relayedAt: position?.subscribed ? null : createdAt,
       };
+      feeds.set(scope, feed);
+    }
+    feed.lastSeq += 1;
+    rows.push({
+      id: newId("evt"),
+      account_id: event.accountId,
+      environment: event.environment,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      created_at: createdAt,
+      txid: writerTransactionId(writer.dialect),
+      seq: feed.lastSeq,
+      fanned_out_at: feed.relayedAt,
     });
-    await trx.insertInto("events").values(rows).execute();
   }
+  await insertRows(trx, "events", rows);
 }
 
-const INSERT_CHUNK_EVENTS = 200;
+/** Where an account and environment's feed stands for this transaction (see `lastSeq`, `relayed`). */
+const feedPosition = prepareQuery<
+  Pick<NewEvent, "accountId" | "environment">,
+  { last_seq: number | string; subscribed: number | boolean }
+>((db, param, dialect) => {
+  const scope = { accountId: param("accountId"), environment: param("environment") };
+  return db.selectNoFrom([lastSeq(scope, dialect).as("last_seq"), endpointEnabled(scope).as("subscribed")]);
+});
 
 interface EventRow {
   id: string;
@@ -91,45 +109,42 @@ interface EventRow {
   createdAt: string;
 }
 
-/**
- * What an event's insert works out in the database: `seq`, the next number of its account and
- * environment's feed (read through the feed index, `offset` past the last), and `fanned_out_at`.
- * An event of an account and environment with no enabled webhook endpoint has nowhere to go: it
- * is written relayed already, so the relay neither reads nor marks it (most accounts have no
- * endpoint). An endpoint enabled before the event's transaction commits may miss it, as it would
- * miss an event the relay fanned out a moment before.
- */
-function placeInFeed(
-  event: Pick<EventRow, "accountId" | "environment" | "createdAt">,
-  dialect: Dialect,
-  offset: number,
-) {
-  const txid = writerTransactionId(dialect);
-  return {
-    txid,
-    seq: sql<number>`(select coalesce(max(seq), 0) from events
-      where account_id = ${event.accountId} and environment = ${event.environment} and txid = ${txid}) + ${sql.lit(offset)}`,
-    fanned_out_at: sql<string | null>`case when exists (select 1 from webhook_endpoints
-      where account_id = ${event.accountId} and environment = ${event.environment} and status = 'enabled')
-      then null else ${event.createdAt} end`,
-  };
+type FeedScope = Pick<EventRow, "accountId" | "environment">;
+
+/** The last `seq` of the feed in this transaction's order key (read through the feed index). */
+function lastSeq(scope: FeedScope, dialect: Dialect) {
+  return sql<number>`(select coalesce(max(seq), 0) from events
+    where account_id = ${scope.accountId} and environment = ${scope.environment}
+      and txid = ${writerTransactionId(dialect)})`;
 }
 
-const insertEvent = prepareQuery<EventRow, never>((db, param, dialect) =>
-  db.insertInto("events").values({
+/**
+ * Whether the account and environment has an enabled webhook endpoint. An event with none has
+ * nowhere to go: it is written relayed already, so the relay neither reads nor marks it (most
+ * accounts have no endpoint). An endpoint enabled before the event's transaction commits may
+ * miss it, as it would miss an event the relay fanned out a moment before.
+ */
+function endpointEnabled(scope: FeedScope) {
+  return sql<boolean>`exists (select 1 from webhook_endpoints
+    where account_id = ${scope.accountId} and environment = ${scope.environment} and status = 'enabled')`;
+}
+
+const insertEvent = prepareQuery<EventRow, never>((db, param, dialect) => {
+  const scope = { accountId: param("accountId"), environment: param("environment") };
+  return db.insertInto("events").values({
     id: param("id"),
     account_id: param("accountId"),
     environment: param("environment"),
     type: param("type"),
     data: param("data"),
     created_at: param("createdAt"),
-    ...placeInFeed(
-      { accountId: param("accountId"), environment: param("environment"), createdAt: param("createdAt") },
-      dialect,
-      1,
-    ),
-  }),
-);
+    txid: writerTransactionId(dialect),
+    seq: sql<number>`${lastSeq(scope, dialect)} + 1`,
+    fanned_out_at: sql<
+      string | null
+    >`case when ${endpointEnabled(scope)} then null else ${param("createdAt")} end`,
+  });
+});
 
 /** The event `recordEvent` writes, and its insert, unexecuted (for a one-flight transaction). */
 export function eventInsert(
