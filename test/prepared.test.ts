@@ -1,6 +1,9 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { inChunks } from "../src/db/prepared.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppContext } from "../src/context.js";
+import { inChunks, insertRows } from "../src/db/prepared.js";
+import { openTestContext } from "./helpers/context.js";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 
 describe("inChunks", () => {
   it("splits any list into power-of-two chunks of at most 128, largest first, keeping the order", () => {
@@ -24,3 +27,42 @@ describe("inChunks", () => {
     ]);
   });
 });
+
+describe.each(DIALECTS)("insertRows on %s", (dialect) => {
+  let database: TestDatabase;
+  let ctx: AppContext;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    ctx = await openTestContext(database.url);
+  });
+
+  afterAll(async () => {
+    await ctx?.close();
+    await database?.drop();
+  });
+
+  it("inserts every row with its own values, however many, in statements compiled once", async () => {
+    for (const count of [1, 2, 97, 300]) {
+      const rows = Array.from({ length: count }, (_, index) => ({
+        key: `insert-rows:${count}:${index}`,
+        window_start: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
+        count: index * 7 + count,
+        expires_at: new Date(Date.UTC(2027, 0, 1)).toISOString(),
+      }));
+      await ctx.db.transaction().execute((trx) => insertRows(trx, "rate_limit_counters", rows));
+      const stored = await ctx.db
+        .selectFrom("rate_limit_counters")
+        .selectAll()
+        .where("key", "like", `insert-rows:${count}:%`)
+        .execute();
+      expect(stored.map((row) => ({ ...row, count: Number(row.count) })).sort(byKey)).toEqual(
+        [...rows].sort(byKey),
+      );
+    }
+  });
+});
+
+function byKey(a: { key: string }, b: { key: string }): number {
+  return a.key < b.key ? -1 : 1;
+}

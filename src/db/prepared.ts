@@ -2,7 +2,6 @@ import {
   type Compilable,
   type CompiledQuery,
   type Insertable,
-  type InsertObject,
   PostgresAdapter,
   type QueryResult,
 } from "kysely";
@@ -129,16 +128,46 @@ export function inChunks<T>(items: readonly T[]): T[][] {
   return chunks;
 }
 
-/** Inserts `rows` into `table` in a few multi-row statements (`inChunks`). */
+/** The multi-row inserts of each table, compiled once per dialect, row count and set of columns. */
+const multiRowInserts = new Map<string, PreparedQuery<Record<string, unknown>, never>>();
+
+/**
+ * Inserts `rows` into `table` in a few multi-row statements (`inChunks`), each compiled once
+ * (see `preparedInsert`). Rows whose columns differ, or leave one `undefined`, go through Kysely.
+ */
 export async function insertRows<T extends TableName>(
   db: DbOrTrx,
   table: T,
-  rows: ReadonlyArray<InsertObject<Database, T>>,
+  rows: ReadonlyArray<Insertable<Database[T]>>,
 ): Promise<void> {
-  for (const chunk of inChunks(rows)) {
-    await db
-      .insertInto(table)
-      .values(chunk as never)
-      .execute();
+  for (const chunk of inChunks(rows as ReadonlyArray<Record<string, unknown>>)) {
+    const columns = Object.keys(chunk[0] ?? {});
+    const uniform = chunk.every(
+      (row) =>
+        Object.keys(row).length === columns.length && columns.every((column) => row[column] !== undefined),
+    );
+    if (!uniform) {
+      await db
+        .insertInto(table)
+        .values(chunk as never)
+        .execute();
+      continue;
+    }
+    const key = `${table}:${chunk.length}:${columns.join(",")}`;
+    let insert = multiRowInserts.get(key);
+    if (!insert) {
+      const slots = chunk.map((_, index) => columns.map((column) => [column, `${index}:${column}`] as const));
+      insert = prepareQuery<Record<string, unknown>, never>((db, param) =>
+        db
+          .insertInto(table)
+          .values(slots.map((row) => Object.fromEntries(row.map(([c, name]) => [c, param(name)]))) as never),
+      );
+      multiRowInserts.set(key, insert);
+    }
+    const params: Record<string, unknown> = {};
+    chunk.forEach((row, index) => {
+      for (const column of columns) params[`${index}:${column}`] = row[column];
+    });
+    await insert.execute(db, params);
   }
 }

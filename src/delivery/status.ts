@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { inChunks, insertRows, prepareQuery } from "../db/prepared.js";
+import { inChunks, insertRows, type PreparedQuery, prepareQuery } from "../db/prepared.js";
 import type {
   CarrierMessagesTable,
   Database,
@@ -143,11 +143,11 @@ async function acceptMessages(
   const accepted = new Map<string, MessagesTable>();
   for (const { fields, ids } of kinds.values()) {
     for (const chunk of inChunks(ids)) {
-      const [only] = chunk;
-      const rows =
-        chunk.length === 1 && only !== undefined
-          ? (await acceptMessage.execute(trx, { ...fields, id: only })).rows
-          : await acceptedUpdate(trx, fields).where("id", "in", chunk).returningAll().execute();
+      const params: Record<string, unknown> = { ...fields };
+      chunk.forEach((id, index) => {
+        params[`id${index}`] = id;
+      });
+      const { rows } = await acceptMessagesOf(chunk.length).execute(trx, params);
       for (const row of rows) accepted.set(row.id, row);
     }
   }
@@ -187,19 +187,33 @@ function acceptedUpdate(db: DbOrTrx, fields: AcceptedFields) {
     .where("lease_owner", "=", fields.owner);
 }
 
-/** `acceptedUpdate` of one message, compiled once: most acceptances come one at a time. */
-const acceptMessage = prepareQuery<AcceptedFields & { id: string }, MessagesTable>((db, param) =>
-  acceptedUpdate(db, {
-    owner: param("owner"),
-    status: param("status"),
-    deliveredAt: param("deliveredAt"),
-    carrier: param("carrier"),
-    route: param("route"),
-    now: param("now"),
-  })
-    .where("id", "=", param("id"))
-    .returningAll(),
-);
+/** `acceptedUpdate` of `count` messages by id, compiled once per count (`inChunks` keeps them few). */
+function acceptMessagesOf(count: number): PreparedQuery<Record<string, unknown>, MessagesTable> {
+  let query = acceptMessagesByCount.get(count);
+  if (!query) {
+    const ids = Array.from({ length: count }, (_, index) => `id${index}`);
+    query = prepareQuery<Record<string, unknown>, MessagesTable>((db, param) =>
+      acceptedUpdate(db, {
+        owner: param("owner") as string,
+        status: param("status") as AcceptedFields["status"],
+        deliveredAt: param("deliveredAt") as string | null,
+        carrier: param("carrier") as string,
+        route: param("route") as string | null,
+        now: param("now") as string,
+      })
+        .where(
+          "id",
+          "in",
+          ids.map((id) => param(id) as string),
+        )
+        .returningAll(),
+    );
+    acceptMessagesByCount.set(count, query);
+  }
+  return query;
+}
+
+const acceptMessagesByCount = new Map<number, PreparedQuery<Record<string, unknown>, MessagesTable>>();
 
 /** Puts a message back in the queue to be tried again after `delaySeconds`. */
 export async function scheduleRetry(

@@ -62,16 +62,18 @@ export async function recordEvents(
   // `seq` and relay mark as plain values (subqueries in a multi-row insert cost more than the
   // inserts themselves). No one else writes under the same order key meanwhile: on PostgreSQL it
   // is this transaction's id, and SQLite has one writer.
-  const feeds = new Map<string, { lastSeq: number; relayedAt: string | null }>();
+  const feeds = new Map<string, { txid: number; lastSeq: number; relayedAt: string | null }>();
   const rows = [];
   for (const event of events) {
     const scope = `${event.accountId} ${event.environment}`;
     let feed = feeds.get(scope);
     if (!feed) {
       const [position] = (await feedPosition.execute(trx, event)).rows;
+      if (!position) throw new Error("no row from the feed position's select");
       feed = {
-        lastSeq: Number(position?.last_seq ?? 0),
-        relayedAt: position?.subscribed ? null : createdAt,
+        txid: Number(position.txid),
+        lastSeq: Number(position.last_seq),
+        relayedAt: position.subscribed ? null : createdAt,
       };
       feeds.set(scope, feed);
     }
@@ -83,7 +85,7 @@ export async function recordEvents(
       type: event.type,
       data: JSON.stringify(event.data),
       created_at: createdAt,
-      txid: writerTransactionId(writer.dialect),
+      txid: feed.txid,
       seq: feed.lastSeq,
       fanned_out_at: feed.relayedAt,
     });
@@ -94,10 +96,14 @@ export async function recordEvents(
 /** Where an account and environment's feed stands for this transaction (see `lastSeq`, `relayed`). */
 const feedPosition = prepareQuery<
   Pick<NewEvent, "accountId" | "environment">,
-  { last_seq: number | string; subscribed: number | boolean }
+  { txid: number | string; last_seq: number | string; subscribed: number | boolean }
 >((db, param, dialect) => {
   const scope = { accountId: param("accountId"), environment: param("environment") };
-  return db.selectNoFrom([lastSeq(scope, dialect).as("last_seq"), endpointEnabled(scope).as("subscribed")]);
+  return db.selectNoFrom([
+    writerTransactionId(dialect).as("txid"),
+    lastSeq(scope, dialect).as("last_seq"),
+    endpointEnabled(scope).as("subscribed"),
+  ]);
 });
 
 interface EventRow {
