@@ -92,14 +92,12 @@ const bucketHit = prepareQuery<BucketHit, { count: number }>((db, param) => {
     .insertInto("rate_limit_counters")
     .columns(["key", "window_start", "count", "expires_at"])
     .expression(
-      db
-        .selectNoFrom([
-          sql<string>`cast(${param("key")} as text)`.as("key"),
-          sql<string>`cast(${param("windowStart")} as text)`.as("window_start"),
-          sql<number>`cast(1 as integer)`.as("count"),
-          sql<string>`cast(${param("expiresAt")} as text)`.as("expires_at"),
-        ])
-        .where(sql<boolean>`${earlierHits} < ${param("limit")}`),
+      counterRow(db, {
+        key: param("key"),
+        windowStart: param("windowStart"),
+        count: 1,
+        expiresAt: param("expiresAt"),
+      }).where(sql<boolean>`${earlierHits} < ${param("limit")}`),
     )
     .onConflict((oc) =>
       oc
@@ -109,6 +107,22 @@ const bucketHit = prepareQuery<BucketHit, { count: number }>((db, param) => {
     )
     .returning("count");
 });
+
+/**
+ * A counter's row as the select of an `insert … select` with a guard, its values cast: PostgreSQL
+ * cannot infer the type of a bare parameter there.
+ */
+export function counterRow(
+  db: DbOrTrx,
+  row: { key: string; windowStart: string; count: number; expiresAt: string },
+) {
+  return db.selectNoFrom([
+    sql<string>`cast(${row.key} as text)`.as("key"),
+    sql<string>`cast(${row.windowStart} as text)`.as("window_start"),
+    sql<number>`cast(${row.count} as integer)`.as("count"),
+    sql<string>`cast(${row.expiresAt} as text)`.as("expires_at"),
+  ]);
+}
 
 function bucketStart(timeMs: number, bucketSeconds: number): number {
   const bucketMs = bucketSeconds * 1000;

@@ -143,7 +143,7 @@ async function acceptMessages(
   const accepted = new Map<string, MessagesTable>();
   for (const { fields, ids } of kinds.values()) {
     for (const chunk of inChunks(ids)) {
-      const params: Record<string, unknown> = { ...fields };
+      const params: AcceptanceParams = { ...fields };
       chunk.forEach((id, index) => {
         params[`id${index}`] = id;
       });
@@ -187,24 +187,27 @@ function acceptedUpdate(db: DbOrTrx, fields: AcceptedFields) {
     .where("lease_owner", "=", fields.owner);
 }
 
+/** The fields of a kind of acceptance, and the ids of its messages as `id0`, `id1`, … */
+type AcceptanceParams = AcceptedFields & Record<`id${number}`, string>;
+
 /** `acceptedUpdate` of `count` messages by id, compiled once per count (`inChunks` keeps them few). */
-function acceptMessagesOf(count: number): PreparedQuery<Record<string, unknown>, MessagesTable> {
+function acceptMessagesOf(count: number): PreparedQuery<AcceptanceParams, MessagesTable> {
   let query = acceptMessagesByCount.get(count);
   if (!query) {
-    const ids = Array.from({ length: count }, (_, index) => `id${index}`);
-    query = prepareQuery<Record<string, unknown>, MessagesTable>((db, param) =>
+    const ids = Array.from({ length: count }, (_, index) => `id${index}` as const);
+    query = prepareQuery<AcceptanceParams, MessagesTable>((db, param) =>
       acceptedUpdate(db, {
-        owner: param("owner") as string,
-        status: param("status") as AcceptedFields["status"],
-        deliveredAt: param("deliveredAt") as string | null,
-        carrier: param("carrier") as string,
-        route: param("route") as string | null,
-        now: param("now") as string,
+        owner: param("owner"),
+        status: param("status"),
+        deliveredAt: param("deliveredAt"),
+        carrier: param("carrier"),
+        route: param("route"),
+        now: param("now"),
       })
         .where(
           "id",
           "in",
-          ids.map((id) => param(id) as string),
+          ids.map((id) => param(id)),
         )
         .returningAll(),
     );
@@ -213,7 +216,7 @@ function acceptMessagesOf(count: number): PreparedQuery<Record<string, unknown>,
   return query;
 }
 
-const acceptMessagesByCount = new Map<number, PreparedQuery<Record<string, unknown>, MessagesTable>>();
+const acceptMessagesByCount = new Map<number, PreparedQuery<AcceptanceParams, MessagesTable>>();
 
 /** Puts a message back in the queue to be tried again after `delaySeconds`. */
 export async function scheduleRetry(

@@ -93,7 +93,7 @@ export async function recordEvents(
   await insertRows(trx, "events", rows);
 }
 
-/** Where an account and environment's feed stands for this transaction (see `lastSeq`, `relayed`). */
+/** Where an account and environment's feed stands for this transaction: its order key, `lastSeq`, `endpointEnabled`. */
 const feedPosition = prepareQuery<
   Pick<NewEvent, "accountId" | "environment">,
   { txid: number | string; last_seq: number | string; subscribed: number | boolean }

@@ -4,6 +4,7 @@ import { countRecipientUnderCap, type FlightStatement } from "../db/one-flight.j
 import { prepareQuery } from "../db/prepared.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
+import { counterRow } from "../rate-limit.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -158,14 +159,12 @@ const countManyUnderCap = prepareQuery<
     .insertInto("rate_limit_counters")
     .columns(["key", "window_start", "count", "expires_at"])
     .expression(
-      db
-        .selectNoFrom([
-          sql<string>`cast(${param("key")} as text)`.as("key"),
-          sql<string>`cast(${param("windowStart")} as text)`.as("window_start"),
-          sql<number>`cast(${param("count")} as integer)`.as("count"),
-          sql<string>`cast(${param("expiresAt")} as text)`.as("expires_at"),
-        ])
-        .where(sql<boolean>`cast(${param("count")} as integer) <= cast(${param("cap")} as integer)`),
+      counterRow(db, {
+        key: param("key"),
+        windowStart: param("windowStart"),
+        count: param("count"),
+        expiresAt: param("expiresAt"),
+      }).where(sql<boolean>`cast(${param("count")} as integer) <= cast(${param("cap")} as integer)`),
     )
     .onConflict((oc) =>
       oc
