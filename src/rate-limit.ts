@@ -1,4 +1,4 @@
-import { type CompiledQuery, sql } from "kysely";
+import { type CompiledQuery, type RawBuilder, sql } from "kysely";
 import type { Clock } from "./clock.js";
 import { executeCompiled, prepareQuery } from "./db/prepared.js";
 import type { DbOrTrx } from "./db/schema.js";
@@ -88,17 +88,11 @@ const bucketHit = prepareQuery<BucketHit, { count: number }>((db, param) => {
     where earlier.key = ${param("key")}
       and earlier.window_start >= ${param("spanStart")}
       and earlier.window_start < ${param("windowStart")})`;
-  return db
-    .insertInto("rate_limit_counters")
-    .columns(["key", "window_start", "count", "expires_at"])
-    .expression(
-      counterRow(db, {
-        key: param("key"),
-        windowStart: param("windowStart"),
-        count: 1,
-        expiresAt: param("expiresAt"),
-      }).where(sql<boolean>`${earlierHits} < ${param("limit")}`),
-    )
+  return insertCounterIf(
+    db,
+    { key: param("key"), windowStart: param("windowStart"), count: 1, expiresAt: param("expiresAt") },
+    sql<boolean>`${earlierHits} < ${param("limit")}`,
+  )
     .onConflict((oc) =>
       oc
         .columns(["key", "window_start"])
@@ -109,19 +103,28 @@ const bucketHit = prepareQuery<BucketHit, { count: number }>((db, param) => {
 });
 
 /**
- * A counter's row as the select of an `insert … select` with a guard, its values cast: PostgreSQL
- * cannot infer the type of a bare parameter there.
+ * Inserts a counter's row only if `guard` holds (an `insert … select … where`), for a guarded
+ * upsert to finish with its conflict clause. The values are cast: PostgreSQL cannot infer the
+ * type of a bare parameter in a select.
  */
-export function counterRow(
+export function insertCounterIf(
   db: DbOrTrx,
   row: { key: string; windowStart: string; count: number; expiresAt: string },
+  guard: RawBuilder<boolean>,
 ) {
-  return db.selectNoFrom([
-    sql<string>`cast(${row.key} as text)`.as("key"),
-    sql<string>`cast(${row.windowStart} as text)`.as("window_start"),
-    sql<number>`cast(${row.count} as integer)`.as("count"),
-    sql<string>`cast(${row.expiresAt} as text)`.as("expires_at"),
-  ]);
+  return db
+    .insertInto("rate_limit_counters")
+    .columns(["key", "window_start", "count", "expires_at"])
+    .expression(
+      db
+        .selectNoFrom([
+          sql<string>`cast(${row.key} as text)`.as("key"),
+          sql<string>`cast(${row.windowStart} as text)`.as("window_start"),
+          sql<number>`cast(${row.count} as integer)`.as("count"),
+          sql<string>`cast(${row.expiresAt} as text)`.as("expires_at"),
+        ])
+        .where(guard),
+    );
 }
 
 function bucketStart(timeMs: number, bucketSeconds: number): number {

@@ -4,7 +4,7 @@ import { countRecipientUnderCap, type FlightStatement } from "../db/one-flight.j
 import { prepareQuery } from "../db/prepared.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
-import { counterRow } from "../rate-limit.js";
+import { insertCounterIf } from "../rate-limit.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -155,17 +155,16 @@ const countManyUnderCap = prepareQuery<
   { key: string; windowStart: string; expiresAt: string; count: number; cap: number },
   { count: number }
 >((db, param) =>
-  db
-    .insertInto("rate_limit_counters")
-    .columns(["key", "window_start", "count", "expires_at"])
-    .expression(
-      counterRow(db, {
-        key: param("key"),
-        windowStart: param("windowStart"),
-        count: param("count"),
-        expiresAt: param("expiresAt"),
-      }).where(sql<boolean>`cast(${param("count")} as integer) <= cast(${param("cap")} as integer)`),
-    )
+  insertCounterIf(
+    db,
+    {
+      key: param("key"),
+      windowStart: param("windowStart"),
+      count: param("count"),
+      expiresAt: param("expiresAt"),
+    },
+    sql<boolean>`cast(${param("count")} as integer) <= cast(${param("cap")} as integer)`,
+  )
     .onConflict((oc) =>
       oc
         .columns(["key", "window_start"])

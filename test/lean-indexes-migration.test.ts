@@ -1,0 +1,54 @@
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AppContext } from "../src/context.js";
+import { down, up } from "../src/db/migrations/2026-11-25T0010-lean-indexes.js";
+import { openTestContext } from "./helpers/context.js";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+
+/* The queue and OTP fallback indexes hold only the rows their readers look for; down restores them whole. */
+
+describe.each(DIALECTS)("the lean-indexes migration on %s", (dialect) => {
+  let database: TestDatabase | undefined;
+  let ctx: AppContext | undefined;
+
+  afterEach(async () => {
+    await ctx?.close();
+    await database?.drop();
+    [ctx, database] = [undefined, undefined];
+  });
+
+  async function definition(db: AppContext["db"], index: string): Promise<string> {
+    const { rows } =
+      dialect === "sqlite"
+        ? await sql<{
+            sql: string;
+          }>`select sql from sqlite_master where type = 'index' and name = ${index}`.execute(db)
+        : await sql<{
+            sql: string;
+          }>`select indexdef as sql from pg_indexes where indexname = ${index}`.execute(db);
+    return (rows[0]?.sql ?? "").toLowerCase().replace(/["\s]+/g, " ");
+  }
+
+  it("makes both indexes partial, and down makes them whole again", async () => {
+    database = await createTestDatabase(dialect);
+    ctx = await openTestContext(database.url);
+    const { db } = ctx;
+    const partial = async () => ({
+      queue: await definition(db, "messages_queue_idx"),
+      fallback: await definition(db, "otps_fallback_idx"),
+    });
+
+    const latest = await partial();
+    expect(latest.queue).toMatch(/where.*status.*=.*'queued'/);
+    expect(latest.fallback).toMatch(/where.*fallback_due_at is not null/);
+
+    await down(db);
+    const whole = await partial();
+    expect(whole.queue).toMatch(/status.*next_attempt_at/);
+    expect(whole.queue).not.toMatch(/where/);
+    expect(whole.fallback).not.toMatch(/where/);
+
+    await up(db);
+    expect(await partial()).toEqual(latest);
+  });
+});
