@@ -1,12 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import type { AppContext } from "../src/context.js";
+import { claimDueWebhookDeliveries } from "../src/db/queue-claims.js";
 import type { Environment, EventType } from "../src/db/schema.js";
 import { startWorker } from "../src/delivery/worker.js";
 import { recordEvent } from "../src/events/outbox.js";
 import type { App } from "../src/http/types.js";
 import { type RunningDispatcher, startWebhookDispatcher } from "../src/webhooks/dispatcher.js";
 import { ALL_EVENTS, createEndpoint } from "../src/webhooks/endpoints.js";
+import { relayEvents } from "../src/webhooks/relay.js";
 import { DEFAULT_WEBHOOK_CONCURRENCY } from "../src/webhooks/settings.js";
 import type { HostLookup } from "../src/webhooks/ssrf.js";
 import { openTestContext, testCarriers } from "./helpers/context.js";
@@ -215,6 +217,58 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
     await waitFor(async () => hooks.received.length >= 1 && (await relayedAt(waiting.id)) !== null, 5_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(hooks.received.map((request) => verify(endpoint.secret, request).id)).toEqual([delivered.id]);
+  });
+
+  it("claims no more of an endpoint than the worker has room for, oldest first, from the candidates only", async () => {
+    const hooks = await receiver();
+    const { addEndpoint, emit } = await account();
+    const first = await addEndpoint(`${hooks.url}?first`);
+    const second = await addEndpoint(`${hooks.url}?second`);
+    for (let i = 0; i < 8; i++) await emit("sms.delivered");
+    expect(await relayEvents(ctx, 100)).toBe(8);
+    const oldestOf = async (endpointId: string, n: number) =>
+      (
+        await ctx.db
+          .selectFrom("webhook_deliveries")
+          .select("id")
+          .where("endpoint_id", "=", endpointId)
+          .orderBy("next_attempt_at")
+          .orderBy("id")
+          .limit(n)
+          .execute()
+      ).map((row) => row.id);
+    const now = new Date().toISOString();
+    const claim = (
+      owner: string,
+      options: { candidates: number; inFlight: Map<string, number>; skip?: string[] },
+    ) =>
+      claimDueWebhookDeliveries(ctx.db, ctx.dialect, {
+        owner,
+        now,
+        leaseUntil: new Date(Date.now() + 60_000).toISOString(),
+        limit: 100,
+        candidates: options.candidates,
+        perEndpoint: 5,
+        inFlight: options.inFlight,
+        skipEndpoints: options.skip ?? [],
+      });
+    const byEndpoint = (claimed: Array<{ id: string; endpoint_id: string }>, endpointId: string) =>
+      claimed.filter((delivery) => delivery.endpoint_id === endpointId).map((delivery) => delivery.id);
+
+    // 3 of the first endpoint's in flight: 2 more of it, 5 of the other, the oldest of each.
+    const mixed = await claim("w1", { candidates: 100, inFlight: new Map([[first.id, 3]]) });
+    expect(byEndpoint(mixed, first.id).sort()).toEqual((await oldestOf(first.id, 2)).sort());
+    expect(byEndpoint(mixed, second.id).sort()).toEqual((await oldestOf(second.id, 5)).sort());
+    // A full endpoint gets none; a skipped one is not even a candidate.
+    const next = await claim("w2", {
+      candidates: 100,
+      inFlight: new Map([[first.id, 5]]),
+      skip: [second.id],
+    });
+    expect(next).toEqual([]);
+    // Only the oldest candidates are ranked: of the 9 still due, a claim over 2 takes 2.
+    const few = await claim("w3", { candidates: 2, inFlight: new Map() });
+    expect(few).toHaveLength(2);
   });
 
   const createEndpointIn = (accountId: string, environment: Environment, url: string) =>

@@ -50,9 +50,10 @@ export async function claimEventsToFanOut(
 }
 
 /**
- * Leases up to `limit` due webhook deliveries to `owner`, at most `perEndpoint` of any one
- * endpoint and none of `skipEndpoints` (those this worker already has enough of in flight), so
- * one endpoint's backlog cannot fill a claim. A delivery whose lease ran out is due again.
+ * Leases up to `limit` due webhook deliveries to `owner`: of the `candidates` oldest due, at most
+ * `perEndpoint` of any one endpoint less what `inFlight` says the worker already has of it, and
+ * none of `skipEndpoints` (those it already has enough of), so one endpoint's backlog cannot fill
+ * a claim. A delivery whose lease ran out is due again.
  */
 export async function claimDueWebhookDeliveries(
   db: Db,
@@ -65,18 +66,31 @@ export async function claimDueWebhookDeliveries(
     /** How many of the oldest due deliveries to choose from: the ranking is over these. */
     candidates: number;
     perEndpoint: number;
+    /** Requests the worker has in flight, by endpoint. */
+    inFlight: ReadonlyMap<string, number>;
     skipEndpoints: string[];
   },
 ): Promise<Array<Pick<WebhookDeliveriesTable, "id" | "endpoint_id" | "event_id" | "attempts">>> {
   const lock = dialect === "postgres" ? sql`for update skip locked` : sql``;
   const skip =
     claim.skipEndpoints.length === 0 ? sql`` : sql`and endpoint_id not in (${sql.join(claim.skipEndpoints)})`;
+  // Counts are integers the worker keeps, so they go in as literals (PostgreSQL cannot type a
+  // parameter that is only compared with another parameter).
+  const roomOf =
+    claim.inFlight.size === 0
+      ? sql.lit(claim.perEndpoint)
+      : sql`case endpoint_id ${sql.join(
+          [...claim.inFlight].map(
+            ([id, n]) => sql`when ${id} then ${sql.lit(Math.max(0, claim.perEndpoint - n))}`,
+          ),
+          sql` `,
+        )} else ${sql.lit(claim.perEndpoint)} end`;
   const result = await sql<Pick<WebhookDeliveriesTable, "id" | "endpoint_id" | "event_id" | "attempts">>`
     update webhook_deliveries
     set lease_owner = ${claim.owner}, lease_until = ${claim.leaseUntil}
     where id in (
       select id from (
-        select id, next_attempt_at,
+        select id, endpoint_id, next_attempt_at,
           row_number() over (partition by endpoint_id order by next_attempt_at, id) as endpoint_rank
         from (
           select id, endpoint_id, next_attempt_at from webhook_deliveries
@@ -89,7 +103,7 @@ export async function claimDueWebhookDeliveries(
           ${lock}
         ) as candidates
       ) as ranked
-      where endpoint_rank <= ${claim.perEndpoint}
+      where endpoint_rank <= ${roomOf}
       order by next_attempt_at
       limit ${claim.limit}
     )

@@ -48,16 +48,6 @@ export async function loadDeliveries(db: Db, ids: string[]): Promise<Map<string,
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** Gives claimed deliveries back unsent, due at once for any worker. */
-export async function releaseDeliveries(db: Db, ids: string[], owner: string): Promise<void> {
-  await db
-    .updateTable("webhook_deliveries")
-    .set({ lease_owner: null, lease_until: null })
-    .where("id", "in", ids)
-    .where("lease_owner", "=", owner)
-    .execute();
-}
-
 /** Ends a claimed delivery without sending it (its endpoint was disabled meanwhile). */
 export async function endUnsent(ctx: AppContext, id: string, owner: string): Promise<void> {
   await ctx.db

@@ -4,7 +4,7 @@ import type { AppContext } from "../context.js";
 import { claimDueWebhookDeliveries } from "../db/queue-claims.js";
 import { QueueSignal } from "../delivery/queue-signal.js";
 import { unseal } from "../otp/codes.js";
-import { type ClaimedDelivery, endUnsent, loadDeliveries, releaseDeliveries } from "./deliveries.js";
+import { type ClaimedDelivery, endUnsent, loadDeliveries } from "./deliveries.js";
 import { createWebhookHttpClient, type PostResult } from "./http-client.js";
 import { createOutcomeWriter } from "./outcomes.js";
 import { relayEvents } from "./relay.js";
@@ -107,29 +107,20 @@ export function startWebhookDispatcher(
       if (full.length > 0) nothingBesides = { key: busyKey, until: Date.now() + BUSY_RECHECK_MS };
       return false;
     }
-    const claimed = await claimDueWebhookDeliveries(ctx.db, ctx.dialect, {
+    // Ranking a long backlog on every claim would cost more than the requests it starts; what is
+    // left out waits for the next claim, which follows at once when this one comes back full.
+    const candidates = Math.min(room, settings.claimBatch * 8);
+    const taken = await claimDueWebhookDeliveries(ctx.db, ctx.dialect, {
       owner: settings.owner,
       now,
       leaseUntil: isoAfter(ctx.clock, leaseSeconds),
       limit: room,
-      // Ranking a long backlog on every claim would cost more than the requests it starts.
-      candidates: Math.min(room, settings.maxInFlightPerEndpoint * 8),
+      candidates,
       perEndpoint: settings.maxInFlightPerEndpoint,
+      inFlight: perEndpoint,
       skipEndpoints: full,
     });
-    if (claimed.length === 0) return false;
-    // One claim may return more of an endpoint than this worker has room for: those go back.
-    const counts = new Map(perEndpoint);
-    const taken = claimed.filter((delivery) => {
-      const busy = counts.get(delivery.endpoint_id) ?? 0;
-      if (busy >= settings.maxInFlightPerEndpoint) return false;
-      counts.set(delivery.endpoint_id, busy + 1);
-      return true;
-    });
-    if (taken.length < claimed.length) {
-      const surplus = claimed.filter((delivery) => !taken.includes(delivery)).map((delivery) => delivery.id);
-      await releaseDeliveries(ctx.db, surplus, settings.owner);
-    }
+    if (taken.length === 0) return false;
     const details = await loadDeliveries(
       ctx.db,
       taken.map((delivery) => delivery.id),
@@ -152,7 +143,7 @@ export function startWebhookDispatcher(
         });
       inFlight.add(work);
     }
-    return claimed.length === room;
+    return taken.length === candidates;
   };
 
   const send = async (detail: ClaimedDelivery): Promise<void> => {
