@@ -13,8 +13,11 @@ const SLOT = "\u0000dakiya-param:";
 
 interface Compiled<R> {
   query: CompiledQuery<R>;
-  /** For each parameter of the compiled query, the name it takes its value from, or its constant. */
-  slots: Array<{ name: string } | { value: unknown }>;
+  /**
+   * For each parameter of the compiled query, the name it takes its value from (an index, for a
+   * name that is one, so an array of values is read by position), or its constant.
+   */
+  slots: Array<{ name: string | number } | { value: unknown }>;
 }
 
 export interface PreparedQuery<P, R> {
@@ -45,13 +48,15 @@ export function prepareQuery<P extends object, R>(
       const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
       const query = build(db, (name) => `${SLOT}${name}` as never, dialect).compile();
       const slots = query.parameters.map((value) =>
-        typeof value === "string" && value.startsWith(SLOT) ? { name: value.slice(SLOT.length) } : { value },
+        typeof value === "string" && value.startsWith(SLOT)
+          ? { name: slotName(value.slice(SLOT.length)) }
+          : { value },
       );
       compiled = { query, slots };
       byAdapter.set(adapter, compiled);
     }
     const parameters = compiled.slots.map((slot) =>
-      "name" in slot ? (params as Record<string, unknown>)[slot.name] : slot.value,
+      "name" in slot ? (params as Record<string | number, unknown>)[slot.name] : slot.value,
     );
     return { ...compiled.query, parameters };
   };
@@ -59,6 +64,11 @@ export function prepareQuery<P extends object, R>(
     compile,
     execute: (db, params) => executeCompiled(db, compile(db, params)),
   };
+}
+
+function slotName(name: string): string | number {
+  const index = Number(name);
+  return Number.isSafeInteger(index) && String(index) === name ? index : name;
 }
 
 /** Runs a compiled query on `db`: on SQLite at once where it can (`runAtOnce`), else through Kysely. */
@@ -128,8 +138,11 @@ export function inChunks<T>(items: readonly T[]): T[][] {
   return chunks;
 }
 
-/** The multi-row inserts of each table, compiled once per dialect, row count and set of columns. */
-const multiRowInserts = new Map<string, PreparedQuery<Record<string, unknown>, never>>();
+/**
+ * The multi-row inserts of each table, compiled once per dialect, row count and set of columns;
+ * their parameters are the rows' values one after another, row by row, as an array.
+ */
+const multiRowInserts = new Map<string, PreparedQuery<unknown[], never>>();
 
 /**
  * Inserts `rows` into `table` in a few multi-row statements (`inChunks`), each compiled once
@@ -156,18 +169,22 @@ export async function insertRows<T extends TableName>(
     const key = `${table}:${chunk.length}:${columns.join(",")}`;
     let insert = multiRowInserts.get(key);
     if (!insert) {
-      const slots = chunk.map((_, index) => columns.map((column) => [column, `${index}:${column}`] as const));
-      insert = prepareQuery<Record<string, unknown>, never>((db, param) =>
+      const width = columns.length;
+      insert = prepareQuery<unknown[], never>((db, param) =>
         db
           .insertInto(table)
-          .values(slots.map((row) => Object.fromEntries(row.map(([c, name]) => [c, param(name)]))) as never),
+          .values(
+            chunk.map((_, row) =>
+              Object.fromEntries(
+                columns.map((column, i) => [column, param(String(row * width + i) as never)]),
+              ),
+            ) as never,
+          ),
       );
       multiRowInserts.set(key, insert);
     }
-    const params: Record<string, unknown> = {};
-    chunk.forEach((row, index) => {
-      for (const column of columns) params[`${index}:${column}`] = row[column];
-    });
-    await insert.execute(db, params);
+    const values: unknown[] = [];
+    for (const row of chunk) for (const column of columns) values.push(row[column]);
+    await insert.execute(db, values);
   }
 }
