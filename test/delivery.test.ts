@@ -1,15 +1,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getBalance, sumLedger } from "../src/accounts/ledger.js";
 import type { AppContext } from "../src/context.js";
 import { claimDueMessages } from "../src/db/queue-claims.js";
 import type { Environment, MessagesTable } from "../src/db/schema.js";
-import { batchedAcceptances } from "../src/delivery/acceptances.js";
 import type { Carrier, OutboundMessage, SendResult } from "../src/delivery/carrier.js";
 import { createSandboxCarrier, SANDBOX_CARRIER } from "../src/delivery/carriers/sandbox.js";
-import { type Acceptance, applyReceipt, failMessage, markSubmitted } from "../src/delivery/status.js";
+import { applyReceipt, applyReceipts, receiptsInBursts } from "../src/delivery/receipts.js";
+import { type Acceptance, acceptancesInBursts, failMessage, markSubmitted } from "../src/delivery/status.js";
 import { startWorker } from "../src/delivery/worker.js";
 import { sendSms } from "../src/sms/send.js";
 import { openTestContext, TEST_SECRET, TestClock, testCarriers } from "./helpers/context.js";
@@ -276,7 +277,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       return { lease: { messageId: id, owner }, carrier: SANDBOX_CARRIER, ...accepted };
     };
     const [a, b, c, d, e] = messages.map((message) => message.id) as [string, string, string, string, string];
-    const accept = batchedAcceptances(ctx);
+    const accept = acceptancesInBursts(ctx);
     const answers = await Promise.all([
       accept(await acceptanceOf(a)),
       accept(await acceptanceOf(b)),
@@ -348,7 +349,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
         updated_at: clock.now().toISOString(),
       })
       .execute();
-    const accept = batchedAcceptances(ctx);
+    const accept = acceptancesInBursts(ctx);
     const acceptance = (messageId: string, carrierMessageId: string): Acceptance => ({
       lease: { messageId, owner: "wkr_batch" },
       carrier: SANDBOX_CARRIER,
@@ -407,6 +408,157 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     expect(
       await applyReceipt(ctx, { carrier: "scripted", carrierMessageId: "unknown", state: "delivered" }),
     ).toBe(false);
+  });
+
+  it("applies a burst of receipts as one by one: each message delivered once, its event in the order of completion", async () => {
+    const carrier: ScriptedCarrier = new ScriptedCarrier(() => ({
+      outcome: "accepted",
+      carrierMessageIds: [carrier.nextId(), carrier.nextId()],
+    }));
+    const ctx = await open({ liveCarriers: { sms: carrier } });
+    const { accountId, send } = await sendingAccount(ctx, "live");
+    const [a, b, c] = [await send(), await send(), await send()];
+    await drainQueue(ctx);
+    const partsOf = async (id: string) =>
+      (
+        await ctx.db
+          .selectFrom("carrier_messages")
+          .select("carrier_message_id")
+          .where("message_id", "=", id)
+          .orderBy("part")
+          .execute()
+      ).map((p) => p.carrier_message_id);
+    const [a1, a2] = await partsOf(a.id);
+    const [b1, b2] = await partsOf(b.id);
+    const [c1] = await partsOf(c.id);
+    const delivered = (carrierMessageId = "") => ({
+      carrier: "scripted",
+      carrierMessageId,
+      state: "delivered" as const,
+    });
+
+    const burst = [a1, b1, b2, c1, a2, "unknown", b2].map((id) => delivered(id));
+    expect(await applyReceipts(ctx, burst)).toEqual([true, true, true, true, true, false, true]);
+    expect(await messageRow(ctx, a.id)).toMatchObject({ status: "delivered" });
+    expect(await messageRow(ctx, b.id)).toMatchObject({ status: "delivered" });
+    expect(await messageRow(ctx, c.id)).toMatchObject({ status: "submitted" });
+    const deliveredEvents = await ctx.db
+      .selectFrom("events")
+      .select("data")
+      .where("account_id", "=", accountId)
+      .where("type", "=", "sms.delivered")
+      .orderBy("txid")
+      .orderBy("seq")
+      .execute();
+    // b was completed by the burst's third receipt, a by its fifth; the duplicate changes nothing.
+    expect(deliveredEvents.map(({ data }) => JSON.parse(data).id)).toEqual([b.id, a.id]);
+    expect(JSON.parse(deliveredEvents[1]?.data ?? "{}")).toMatchObject({
+      status: "delivered",
+      carrier_message_ids: [a1, a2],
+    });
+
+    // A report of non-delivery makes the burst go in order: the last part decides, as alone.
+    const [c2] = (await partsOf(c.id)).slice(1);
+    const mixed = [
+      { ...delivered(c2), state: "undelivered" as const, errorCode: "dnd_blocked" },
+      delivered(c2),
+    ];
+    expect(await applyReceipts(ctx, mixed)).toEqual([true, true]);
+    expect(await messageRow(ctx, c.id)).toMatchObject({ status: "undelivered", error_code: "dnd_blocked" });
+  });
+
+  it("property: bursts of receipts end messages, parts and events as the same receipts one by one", async () => {
+    const carrier: ScriptedCarrier = new ScriptedCarrier(() => ({
+      outcome: "accepted",
+      carrierMessageIds: [carrier.nextId(), carrier.nextId()],
+    }));
+    const ctx = await open({ liveCarriers: { sms: carrier } });
+    const { accountId, send } = await sendingAccount(ctx, "live");
+    const report = fc.record({
+      message: fc.nat(2),
+      part: fc.nat(1),
+      state: fc.oneof(
+        { weight: 4, arbitrary: fc.constant("delivered" as const) },
+        { weight: 1, arbitrary: fc.constant("undelivered" as const) },
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(report, { maxLength: 8 }), fc.nat(8), async (reports, split) => {
+        const inBurst = [await send(), await send(), await send()];
+        const alone = [await send(), await send(), await send()];
+        await drainQueue(ctx);
+        const partsOf = async (id: string) =>
+          ctx.db
+            .selectFrom("carrier_messages")
+            .select(["carrier_message_id", "status"])
+            .where("message_id", "=", id)
+            .orderBy("part")
+            .execute();
+        const receiptsFor = async (messages: Array<{ id: string }>) => {
+          const parts = await Promise.all(messages.map(({ id }) => partsOf(id)));
+          return reports.map(({ message, part, state }) => ({
+            carrier: "scripted",
+            carrierMessageId: parts[message]?.[part]?.carrier_message_id ?? "",
+            state,
+          }));
+        };
+        // Two bursts, so that some receipts find their message already finished.
+        const receipts = await receiptsFor(inBurst);
+        const burstAnswers = [
+          ...(await applyReceipts(ctx, receipts.slice(0, split))),
+          ...(await applyReceipts(ctx, receipts.slice(split))),
+        ];
+        const aloneAnswers: boolean[] = [];
+        for (const receipt of await receiptsFor(alone)) aloneAnswers.push(await applyReceipt(ctx, receipt));
+        expect(burstAnswers).toEqual(aloneAnswers);
+        const events = await ctx.db
+          .selectFrom("events")
+          .select(["type", "data"])
+          .where("account_id", "=", accountId)
+          .where("type", "in", ["sms.delivered", "sms.undelivered"])
+          .execute();
+        const outcome = async ({ id }: { id: string }) => ({
+          status: (await messageRow(ctx, id)).status,
+          parts: (await partsOf(id)).map((part) => part.status),
+          events: events.filter(({ data }) => JSON.parse(data).id === id).map(({ type }) => type),
+        });
+        for (const [index, message] of inBurst.entries()) {
+          expect(await outcome(message)).toEqual(await outcome(alone[index] as { id: string }));
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it("writes receipts that come in together in one burst, each answered for itself", async () => {
+    const carrier: ScriptedCarrier = new ScriptedCarrier(() => ({
+      outcome: "accepted",
+      carrierMessageIds: [carrier.nextId()],
+    }));
+    const ctx = await open({ liveCarriers: { sms: carrier } });
+    const { send } = await sendingAccount(ctx, "live");
+    const messages = [await send(), await send(), await send()];
+    await drainQueue(ctx);
+    const ids = await Promise.all(
+      messages.map(
+        async ({ id }) =>
+          (
+            await ctx.db
+              .selectFrom("carrier_messages")
+              .select("carrier_message_id")
+              .where("message_id", "=", id)
+              .executeTakeFirstOrThrow()
+          ).carrier_message_id,
+      ),
+    );
+    const receive = receiptsInBursts(ctx);
+    const answers = await Promise.all(
+      [...ids, "unknown"].map((carrierMessageId) =>
+        receive({ carrier: "scripted", carrierMessageId, state: "delivered" }),
+      ),
+    );
+    expect(answers).toEqual([true, true, true, false]);
+    for (const { id } of messages) expect(await messageRow(ctx, id)).toMatchObject({ status: "delivered" });
   });
 
   it.skipIf(dialect !== "postgres")(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { down, up } from "../src/db/migrations/2026-11-23T0009-message-routes.js";
-import { applyReceipt } from "../src/delivery/status.js";
+import { applyReceipt } from "../src/delivery/receipts.js";
 import { queuedMessage } from "../src/sms/messages.js";
 import { openTestContext } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";

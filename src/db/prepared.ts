@@ -71,6 +71,49 @@ function slotName(name: string): string | number {
   return Number.isSafeInteger(index) && String(index) === name ? index : name;
 }
 
+/** The names of the ids of a query over a list of ids (`prepareForIds`): `id0`, `id1`, … */
+export type IdParams = Record<`id${number}`, string>;
+
+/**
+ * A query over a list of ids (`where id in (…)`), compiled once per count of ids: `build` gets
+ * the ids as parameters to put in its list. Pass the chunks of `inChunks`, so that the counts,
+ * and the statements SQLite prepares, stay few; `withIds` binds a chunk.
+ */
+export function prepareForIds<P extends object, R>(
+  build: (
+    db: DbOrTrx,
+    param: <K extends keyof P & string>(name: K) => P[K],
+    ids: string[],
+    dialect: Dialect,
+  ) => Compilable<R>,
+): (count: number) => PreparedQuery<P & IdParams, R> {
+  const byCount = new Map<number, PreparedQuery<P & IdParams, R>>();
+  return (count) => {
+    let query = byCount.get(count);
+    if (!query) {
+      query = prepareQuery<P & IdParams, R>((db, param, dialect) =>
+        build(
+          db,
+          param as never,
+          Array.from({ length: count }, (_, index) => param(`id${index}`)),
+          dialect,
+        ),
+      );
+      byCount.set(count, query);
+    }
+    return query;
+  };
+}
+
+/** `params` with `ids` as `id0`, `id1`, … for a query of `prepareForIds`. */
+export function withIds<P extends object>(params: P, ids: readonly string[]): P & IdParams {
+  const bound: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+  ids.forEach((id, index) => {
+    bound[`id${index}`] = id;
+  });
+  return bound as P & IdParams;
+}
+
 /** Runs a compiled query on `db`: on SQLite at once where it can (`runAtOnce`), else through Kysely. */
 export function executeCompiled<R>(db: DbOrTrx, query: CompiledQuery<R>): Promise<QueryResult<R>> {
   let result: QueryResult<R> | undefined;

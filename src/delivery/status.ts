@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { inChunks, insertRows, type PreparedQuery, prepareQuery } from "../db/prepared.js";
+import { inChunks, insertRows, prepareForIds, withIds } from "../db/prepared.js";
 import type {
   CarrierMessagesTable,
   Database,
@@ -12,7 +12,9 @@ import type {
 } from "../db/schema.js";
 import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../events/emit.js";
 import { inboxRow } from "../sandbox/inbox.js";
+import { inBursts } from "./bursts.js";
 import type { AcceptingRoute, Receipt, SandboxInboxEntry } from "./carrier.js";
+import { recordReceipt } from "./receipts.js";
 
 /** The claim a worker holds on a message while it delivers it. */
 export interface Lease {
@@ -51,6 +53,11 @@ export async function markSubmitted(
     { lease, carrier, carrierMessageIds, receipts, ...(inbox ? { inbox } : {}), ...(route ? { route } : {}) },
   ]);
   return recorded === true;
+}
+
+/** `recordAcceptances` of the acceptances that come back together (`inBursts`). */
+export function acceptancesInBursts(ctx: AppContext): (acceptance: Acceptance) => Promise<boolean> {
+  return inBursts((acceptances: readonly Acceptance[]) => recordAcceptances(ctx, acceptances));
 }
 
 /**
@@ -143,11 +150,7 @@ async function acceptMessages(
   const accepted = new Map<string, MessagesTable>();
   for (const { fields, ids } of kinds.values()) {
     for (const chunk of inChunks(ids)) {
-      const params: AcceptanceParams = { ...fields };
-      chunk.forEach((id, index) => {
-        params[`id${index}`] = id;
-      });
-      const { rows } = await acceptMessagesOf(chunk.length).execute(trx, params);
+      const { rows } = await acceptMessagesOf(chunk.length).execute(trx, withIds(fields, chunk));
       for (const row of rows) accepted.set(row.id, row);
     }
   }
@@ -187,36 +190,19 @@ function acceptedUpdate(db: DbOrTrx, fields: AcceptedFields) {
     .where("lease_owner", "=", fields.owner);
 }
 
-/** The fields of a kind of acceptance, and the ids of its messages as `id0`, `id1`, … */
-type AcceptanceParams = AcceptedFields & Record<`id${number}`, string>;
-
-/** `acceptedUpdate` of `count` messages by id, compiled once per count (`inChunks` keeps them few). */
-function acceptMessagesOf(count: number): PreparedQuery<AcceptanceParams, MessagesTable> {
-  let query = acceptMessagesByCount.get(count);
-  if (!query) {
-    const ids = Array.from({ length: count }, (_, index) => `id${index}` as const);
-    query = prepareQuery<AcceptanceParams, MessagesTable>((db, param) =>
-      acceptedUpdate(db, {
-        owner: param("owner"),
-        status: param("status"),
-        deliveredAt: param("deliveredAt"),
-        carrier: param("carrier"),
-        route: param("route"),
-        now: param("now"),
-      })
-        .where(
-          "id",
-          "in",
-          ids.map((id) => param(id)),
-        )
-        .returningAll(),
-    );
-    acceptMessagesByCount.set(count, query);
-  }
-  return query;
-}
-
-const acceptMessagesByCount = new Map<number, PreparedQuery<AcceptanceParams, MessagesTable>>();
+/** `acceptedUpdate` of a chunk of messages by id, compiled once per count. */
+const acceptMessagesOf = prepareForIds<AcceptedFields, MessagesTable>((db, param, ids) =>
+  acceptedUpdate(db, {
+    owner: param("owner"),
+    status: param("status"),
+    deliveredAt: param("deliveredAt"),
+    carrier: param("carrier"),
+    route: param("route"),
+    now: param("now"),
+  })
+    .where("id", "in", ids)
+    .returningAll(),
+);
 
 /** Puts a message back in the queue to be tried again after `delaySeconds`. */
 export async function scheduleRetry(
@@ -287,85 +273,4 @@ export async function failMessage(
     }
     return true;
   });
-}
-
-/**
- * A delivery report for one part. A message is `delivered` when every part is, and
- * `undelivered` as soon as one part is; later reports for a finished message change nothing.
- * Returns false for a carrier message id Dakiya does not know.
- */
-export function applyReceipt(ctx: AppContext, receipt: Receipt): Promise<boolean> {
-  return ctx.db.transaction().execute((trx) => recordReceipt(trx, ctx, isoNow(ctx.clock), receipt));
-}
-
-async function recordReceipt(
-  trx: Transaction<Database>,
-  ctx: AppContext,
-  now: string,
-  receipt: Receipt,
-): Promise<boolean> {
-  const part = await trx
-    .updateTable("carrier_messages")
-    .set({ status: receipt.state, error_code: receipt.errorCode ?? null, updated_at: now })
-    .where("carrier", "=", receipt.carrier)
-    .where("carrier_message_id", "=", receipt.carrierMessageId)
-    .returning("message_id")
-    .executeTakeFirst();
-  if (!part) return false;
-
-  if (receipt.state === "undelivered") {
-    const undelivered = await trx
-      .updateTable("messages")
-      .set({
-        status: "undelivered",
-        undelivered_at: now,
-        updated_at: now,
-        error_code: receipt.errorCode ?? "undelivered",
-        error_message: receipt.errorMessage ?? "The carrier could not deliver the message.",
-      })
-      .where("id", "=", part.message_id)
-      .where("status", "=", "submitted")
-      .returningAll()
-      .executeTakeFirst();
-    if (undelivered) {
-      const parts = await partsOf(trx, part.message_id);
-      await recordMessageEvent(
-        trx,
-        ctx,
-        "sms.undelivered",
-        undelivered,
-        parts.map((p) => p.carrier_message_id),
-      );
-    }
-    return true;
-  }
-  const parts = await partsOf(trx, part.message_id);
-  if (parts.every((p) => p.status === "delivered")) {
-    const delivered = await trx
-      .updateTable("messages")
-      .set({ status: "delivered", delivered_at: now, updated_at: now })
-      .where("id", "=", part.message_id)
-      .where("status", "=", "submitted")
-      .returningAll()
-      .executeTakeFirst();
-    if (delivered) {
-      await recordMessageEvent(
-        trx,
-        ctx,
-        "sms.delivered",
-        delivered,
-        parts.map((p) => p.carrier_message_id),
-      );
-    }
-  }
-  return true;
-}
-
-function partsOf(trx: Transaction<Database>, messageId: string) {
-  return trx
-    .selectFrom("carrier_messages")
-    .select(["carrier_message_id", "status"])
-    .where("message_id", "=", messageId)
-    .orderBy("part")
-    .execute();
 }

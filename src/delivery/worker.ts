@@ -8,9 +8,8 @@ import { tryUnseal } from "../otp/codes.js";
 import { startOtpExpirySweep } from "../otp/expiry.js";
 import { sendDueFallbacks } from "../otp/fallback.js";
 import { startWebhookDispatcher } from "../webhooks/dispatcher.js";
-import { batchedAcceptances } from "./acceptances.js";
 import type { Carrier, Carriers, OtpDetails, OutboundMessage, SendResult } from "./carrier.js";
-import { type Acceptance, failMessage, type Lease, scheduleRetry } from "./status.js";
+import { type Acceptance, acceptancesInBursts, failMessage, type Lease, scheduleRetry } from "./status.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./worker-options.js";
 
 const MAX_BACKOFF_SECONDS = 300;
@@ -45,7 +44,7 @@ export function startWorker(
   // Deliveries run as a pipeline of up to `batchSize`: as they finish, more are claimed, so the
   // carrier's window never waits for the slowest message of a batch.
   const inFlight = new Set<Promise<void>>();
-  const accept = batchedAcceptances(delivery);
+  const accept = acceptancesInBursts(delivery);
   const refillAt = Math.max(1, Math.floor(settings.batchSize / 4));
   const claim = (limit: number) =>
     claimDueMessages(delivery.db, ctx.dialect, {

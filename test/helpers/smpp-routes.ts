@@ -10,7 +10,7 @@ import type { Carriers } from "../../src/delivery/carrier.js";
 import type { CarrierMeter, SubmitOutcome } from "../../src/delivery/carrier-meter.js";
 import { createSandboxCarrier } from "../../src/delivery/carriers/sandbox.js";
 import { createSmppCarrier, type SmppCarrier } from "../../src/delivery/carriers/smpp.js";
-import { applyReceipt } from "../../src/delivery/status.js";
+import { applyReceipt } from "../../src/delivery/receipts.js";
 import { type RunningWorker, startWorker } from "../../src/delivery/worker.js";
 import { sendSms } from "../../src/sms/send.js";
 import { openTestContext } from "./context.js";

@@ -3,7 +3,7 @@ import type { AppContext } from "../../context.js";
 import { ApiError, WebhookRefused } from "../../errors.js";
 import type { App } from "../../http/types.js";
 import type { Receipt } from "../carrier.js";
-import { applyReceipt } from "../status.js";
+import { applyReceipt } from "../receipts.js";
 import { VOICE_CARRIER } from "./voice.js";
 import { VOICE_STATUS_PATH, type VoiceConfig } from "./voice-config.js";
 

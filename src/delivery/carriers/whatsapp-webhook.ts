@@ -4,7 +4,7 @@ import type { AppContext } from "../../context.js";
 import { ApiError, WebhookRefused } from "../../errors.js";
 import type { App } from "../../http/types.js";
 import type { Receipt } from "../carrier.js";
-import { applyReceipt } from "../status.js";
+import { applyReceipt } from "../receipts.js";
 import { WHATSAPP_CARRIER } from "./whatsapp.js";
 import type { WhatsAppConfig } from "./whatsapp-config.js";
 

@@ -2,7 +2,7 @@ import type { Config } from "../../config.js";
 import type { AppContext } from "../../context.js";
 import type { Carriers } from "../carrier.js";
 import { meteredCarrier } from "../metered-carrier.js";
-import { applyReceipt } from "../status.js";
+import { receiptsInBursts } from "../receipts.js";
 import { createSandboxCarrier } from "./sandbox.js";
 import { createSmppCarrier } from "./smpp.js";
 import { createVoiceCarrier } from "./voice.js";
@@ -25,7 +25,8 @@ export function createCarriers(
   if (settings.smpp && !carriers.sms) {
     carriers.sms = createSmppCarrier(settings.smpp, {
       log: ctx.log,
-      onReceipt: (receipt) => applyReceipt(ctx, receipt),
+      // An SMSC sends receipts as fast as it submits: those that come in together share a transaction.
+      onReceipt: receiptsInBursts(ctx),
       meter: ctx.metrics.carriers,
     });
   }

@@ -1,0 +1,201 @@
+import type { Transaction } from "kysely";
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
+import { inChunks, prepareForIds, prepareQuery, withIds } from "../db/prepared.js";
+import type { CarrierMessagesTable, Database, MessagesTable } from "../db/schema.js";
+import { recordMessageEvent, recordMessageEvents } from "../events/emit.js";
+import { inBursts } from "./bursts.js";
+import type { Receipt } from "./carrier.js";
+
+/** `applyReceipts` of the receipts that come in together (`inBursts`). */
+export function receiptsInBursts(ctx: AppContext): (receipt: Receipt) => Promise<boolean> {
+  return inBursts((receipts: readonly Receipt[]) => applyReceipts(ctx, receipts));
+}
+
+/**
+ * `applyReceipt` for many receipts in one transaction, answering for each whether its part was
+ * known. Reports of delivery (nearly all) take a statement each to record their part, and then a
+ * few for the lot: a message whose parts are now all delivered is `delivered` once, as it would
+ * be with the receipts one by one. A burst with a report of non-delivery is applied in order,
+ * receipt by receipt, since which report comes first decides the message's status.
+ */
+export function applyReceipts(ctx: AppContext, receipts: readonly Receipt[]): Promise<boolean[]> {
+  const now = isoNow(ctx.clock);
+  return ctx.db.transaction().execute(async (trx) => {
+    if (receipts.some((receipt) => receipt.state !== "delivered")) {
+      const known: boolean[] = [];
+      for (const receipt of receipts) known.push(await recordReceipt(trx, ctx, now, receipt));
+      return known;
+    }
+    // Where each part's first report is in the burst: a message is completed by its last part's.
+    const firstReportOf = new Map<string, number>();
+    const messageIds = new Set<string>();
+    const known: boolean[] = [];
+    for (const [index, receipt] of receipts.entries()) {
+      const { rows } = await markPartDelivered.execute(trx, {
+        carrier: receipt.carrier,
+        carrierMessageId: receipt.carrierMessageId,
+        errorCode: receipt.errorCode ?? null,
+        now,
+      });
+      const messageId = rows[0]?.message_id;
+      known.push(messageId !== undefined);
+      if (messageId === undefined) continue;
+      messageIds.add(messageId);
+      const part = partKey(messageId, receipt.carrierMessageId);
+      if (!firstReportOf.has(part)) firstReportOf.set(part, index);
+    }
+    const parts = new Map<string, Array<Pick<CarrierMessagesTable, "carrier_message_id" | "status">>>();
+    for (const chunk of inChunks([...messageIds])) {
+      const { rows } = await partsOfMessages(chunk.length).execute(trx, withIds({}, chunk));
+      for (const { message_id, ...part } of rows) {
+        const ofMessage = parts.get(message_id);
+        if (ofMessage) ofMessage.push(part);
+        else parts.set(message_id, [part]);
+      }
+    }
+    const complete = [...messageIds].filter((id) =>
+      parts.get(id)?.every((part) => part.status === "delivered"),
+    );
+    const delivered: MessagesTable[] = [];
+    for (const chunk of inChunks(complete)) {
+      const { rows } = await markMessagesDelivered(chunk.length).execute(trx, withIds({ now }, chunk));
+      delivered.push(...rows);
+    }
+    const completedAt = (messageId: string) =>
+      Math.max(
+        ...(parts.get(messageId) ?? []).map(
+          (part) => firstReportOf.get(partKey(messageId, part.carrier_message_id)) ?? -1,
+        ),
+      );
+    delivered.sort((a, b) => completedAt(a.id) - completedAt(b.id));
+    await recordMessageEvents(
+      trx,
+      ctx,
+      delivered.map((row) => ({
+        type: "sms.delivered" as const,
+        row,
+        carrierMessageIds: (parts.get(row.id) ?? []).map((part) => part.carrier_message_id),
+      })),
+    );
+    return known;
+  });
+}
+
+function partKey(messageId: string, carrierMessageId: string): string {
+  return `${messageId}\u0000${carrierMessageId}`;
+}
+
+const markPartDelivered = prepareQuery<
+  { carrier: string; carrierMessageId: string; errorCode: string | null; now: string },
+  Pick<CarrierMessagesTable, "message_id">
+>((db, param) =>
+  db
+    .updateTable("carrier_messages")
+    .set({ status: "delivered", error_code: param("errorCode"), updated_at: param("now") })
+    .where("carrier", "=", param("carrier"))
+    .where("carrier_message_id", "=", param("carrierMessageId"))
+    .returning("message_id"),
+);
+
+const partsOfMessages = prepareForIds<
+  Record<never, never>,
+  Pick<CarrierMessagesTable, "message_id" | "carrier_message_id" | "status">
+>((db, _param, ids) =>
+  db
+    .selectFrom("carrier_messages")
+    .select(["message_id", "carrier_message_id", "status"])
+    .where("message_id", "in", ids)
+    .orderBy("message_id")
+    .orderBy("part"),
+);
+
+const markMessagesDelivered = prepareForIds<{ now: string }, MessagesTable>((db, param, ids) =>
+  db
+    .updateTable("messages")
+    .set({ status: "delivered", delivered_at: param("now"), updated_at: param("now") })
+    .where("id", "in", ids)
+    .where("status", "=", "submitted")
+    .returningAll(),
+);
+
+/**
+ * A delivery report for one part. A message is `delivered` when every part is, and
+ * `undelivered` as soon as one part is; later reports for a finished message change nothing.
+ * Returns false for a carrier message id Dakiya does not know.
+ */
+export function applyReceipt(ctx: AppContext, receipt: Receipt): Promise<boolean> {
+  return ctx.db.transaction().execute((trx) => recordReceipt(trx, ctx, isoNow(ctx.clock), receipt));
+}
+
+export async function recordReceipt(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  now: string,
+  receipt: Receipt,
+): Promise<boolean> {
+  const part = await trx
+    .updateTable("carrier_messages")
+    .set({ status: receipt.state, error_code: receipt.errorCode ?? null, updated_at: now })
+    .where("carrier", "=", receipt.carrier)
+    .where("carrier_message_id", "=", receipt.carrierMessageId)
+    .returning("message_id")
+    .executeTakeFirst();
+  if (!part) return false;
+
+  if (receipt.state === "undelivered") {
+    const undelivered = await trx
+      .updateTable("messages")
+      .set({
+        status: "undelivered",
+        undelivered_at: now,
+        updated_at: now,
+        error_code: receipt.errorCode ?? "undelivered",
+        error_message: receipt.errorMessage ?? "The carrier could not deliver the message.",
+      })
+      .where("id", "=", part.message_id)
+      .where("status", "=", "submitted")
+      .returningAll()
+      .executeTakeFirst();
+    if (undelivered) {
+      const parts = await partsOf(trx, part.message_id);
+      await recordMessageEvent(
+        trx,
+        ctx,
+        "sms.undelivered",
+        undelivered,
+        parts.map((p) => p.carrier_message_id),
+      );
+    }
+    return true;
+  }
+  const parts = await partsOf(trx, part.message_id);
+  if (parts.every((p) => p.status === "delivered")) {
+    const delivered = await trx
+      .updateTable("messages")
+      .set({ status: "delivered", delivered_at: now, updated_at: now })
+      .where("id", "=", part.message_id)
+      .where("status", "=", "submitted")
+      .returningAll()
+      .executeTakeFirst();
+    if (delivered) {
+      await recordMessageEvent(
+        trx,
+        ctx,
+        "sms.delivered",
+        delivered,
+        parts.map((p) => p.carrier_message_id),
+      );
+    }
+  }
+  return true;
+}
+
+function partsOf(trx: Transaction<Database>, messageId: string) {
+  return trx
+    .selectFrom("carrier_messages")
+    .select(["carrier_message_id", "status"])
+    .where("message_id", "=", messageId)
+    .orderBy("part")
+    .execute();
+}
