@@ -75,6 +75,17 @@ async function messageRow(ctx: AppContext, id: string) {
   return ctx.db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 }
 
+/** The carrier's ids of a message's parts, in part order. */
+async function carrierPartIds(ctx: AppContext, messageId: string): Promise<string[]> {
+  const parts = await ctx.db
+    .selectFrom("carrier_messages")
+    .select("carrier_message_id")
+    .where("message_id", "=", messageId)
+    .orderBy("part")
+    .execute();
+  return parts.map((part) => part.carrier_message_id);
+}
+
 describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
   /** Each test gets its own database, so no test's queue holds another's messages. */
   let database: TestDatabase;
@@ -374,15 +385,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     const { send } = await sendingAccount(ctx, "live");
     const [whole, broken] = [await send(), await send()];
     await drainQueue(ctx);
-    const parts = async (id: string) =>
-      (
-        await ctx.db
-          .selectFrom("carrier_messages")
-          .select("carrier_message_id")
-          .where("message_id", "=", id)
-          .orderBy("part")
-          .execute()
-      ).map((p) => p.carrier_message_id);
+    const parts = (id: string) => carrierPartIds(ctx, id);
 
     const wholeParts = await parts(whole.id);
     expect(wholeParts).toHaveLength(3);
@@ -419,15 +422,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     const { accountId, send } = await sendingAccount(ctx, "live");
     const [a, b, c] = [await send(), await send(), await send()];
     await drainQueue(ctx);
-    const partsOf = async (id: string) =>
-      (
-        await ctx.db
-          .selectFrom("carrier_messages")
-          .select("carrier_message_id")
-          .where("message_id", "=", id)
-          .orderBy("part")
-          .execute()
-      ).map((p) => p.carrier_message_id);
+    const partsOf = (id: string) => carrierPartIds(ctx, id);
     const [a1, a2] = await partsOf(a.id);
     const [b1, b2] = await partsOf(b.id);
     const [c1] = await partsOf(c.id);
@@ -539,18 +534,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     const { send } = await sendingAccount(ctx, "live");
     const messages = [await send(), await send(), await send()];
     await drainQueue(ctx);
-    const ids = await Promise.all(
-      messages.map(
-        async ({ id }) =>
-          (
-            await ctx.db
-              .selectFrom("carrier_messages")
-              .select("carrier_message_id")
-              .where("message_id", "=", id)
-              .executeTakeFirstOrThrow()
-          ).carrier_message_id,
-      ),
-    );
+    const ids = (await Promise.all(messages.map(({ id }) => carrierPartIds(ctx, id)))).flat();
     const receive = receiptsInBursts(ctx);
     const answers = await Promise.all(
       [...ids, "unknown"].map((carrierMessageId) =>
