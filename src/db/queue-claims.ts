@@ -74,17 +74,18 @@ export async function claimDueWebhookDeliveries(
   const lock = dialect === "postgres" ? sql`for update skip locked` : sql``;
   const skip =
     claim.skipEndpoints.length === 0 ? sql`` : sql`and endpoint_id not in (${sql.join(claim.skipEndpoints)})`;
-  // Counts are integers the worker keeps, so they go in as literals (PostgreSQL cannot type a
-  // parameter that is only compared with another parameter).
+  // Cast, since PostgreSQL cannot type a parameter compared only with other parameters. Bound
+  // rather than inlined, so the statement's text changes only with the number of endpoints.
+  const count = (n: number) => sql`cast(${n} as integer)`;
   const roomOf =
     claim.inFlight.size === 0
-      ? sql.lit(claim.perEndpoint)
+      ? count(claim.perEndpoint)
       : sql`case endpoint_id ${sql.join(
           [...claim.inFlight].map(
-            ([id, n]) => sql`when ${id} then ${sql.lit(Math.max(0, claim.perEndpoint - n))}`,
+            ([id, n]) => sql`when ${id} then ${count(Math.max(0, claim.perEndpoint - n))}`,
           ),
           sql` `,
-        )} else ${sql.lit(claim.perEndpoint)} end`;
+        )} else ${count(claim.perEndpoint)} end`;
   const result = await sql<Pick<WebhookDeliveriesTable, "id" | "endpoint_id" | "event_id" | "attempts">>`
     update webhook_deliveries
     set lease_owner = ${claim.owner}, lease_until = ${claim.leaseUntil}
