@@ -17,27 +17,23 @@ export function inBursts<T, R>(write: (items: readonly T[]) => Promise<R[]>): (i
   const waiting: Array<Waiting<T, R>> = [];
   let writing = false;
 
-  const writeOne = (item: T) =>
-    write([item]).then(([result]) => {
-      if (result === undefined) throw new Error("a burst writer answered no result for its item");
-      return result;
+  const settle = (entries: Array<Waiting<T, R>>, results: R[]) => {
+    entries.forEach(({ resolve, reject }, index) => {
+      if (index < results.length) resolve(results[index] as R);
+      else reject(new Error("a burst writer answered fewer results than it was given items"));
     });
+  };
 
   const writeWaiting = async () => {
     while (waiting.length > 0) {
       const burst = waiting.splice(0, MAX_BURST);
-      let results: R[];
       try {
-        results = await write(burst.map(({ item }) => item));
+        settle(burst, await write(burst.map(({ item }) => item)));
       } catch {
-        for (const { item, resolve, reject } of burst) await writeOne(item).then(resolve, reject);
-        continue;
+        for (const entry of burst) {
+          await write([entry.item]).then((results) => settle([entry], results), entry.reject);
+        }
       }
-      burst.forEach(({ resolve, reject }, index) => {
-        const result = results[index];
-        if (result === undefined) reject(new Error("a burst writer answered no result for an item"));
-        else resolve(result);
-      });
     }
     writing = false;
   };

@@ -27,9 +27,9 @@ export function applyReceipts(ctx: AppContext, receipts: readonly Receipt[]): Pr
       for (const receipt of receipts) known.push(await recordReceipt(trx, ctx, now, receipt));
       return known;
     }
-    // Where each part's first report is in the burst: a message is completed by its last part's.
-    const firstReportOf = new Map<string, number>();
-    const messageIds = new Set<string>();
+    // A message is completed by the first report of the last of its parts reported in the burst.
+    const completedAt = new Map<string, number>();
+    const reportedParts = new Set<string>();
     const known: boolean[] = [];
     for (const [index, receipt] of receipts.entries()) {
       const { rows } = await markPartDelivered.execute(trx, {
@@ -41,12 +41,14 @@ export function applyReceipts(ctx: AppContext, receipts: readonly Receipt[]): Pr
       const messageId = rows[0]?.message_id;
       known.push(messageId !== undefined);
       if (messageId === undefined) continue;
-      messageIds.add(messageId);
-      const part = partKey(messageId, receipt.carrierMessageId);
-      if (!firstReportOf.has(part)) firstReportOf.set(part, index);
+      const part = `${messageId}\u0000${receipt.carrierMessageId}`;
+      if (reportedParts.has(part)) continue;
+      reportedParts.add(part);
+      completedAt.set(messageId, index);
     }
+    const messageIds = [...completedAt.keys()];
     const parts = new Map<string, Array<Pick<CarrierMessagesTable, "carrier_message_id" | "status">>>();
-    for (const chunk of inChunks([...messageIds])) {
+    for (const chunk of inChunks(messageIds)) {
       const { rows } = await partsOfMessages(chunk.length).execute(trx, withIds({}, chunk));
       for (const { message_id, ...part } of rows) {
         const ofMessage = parts.get(message_id);
@@ -54,21 +56,13 @@ export function applyReceipts(ctx: AppContext, receipts: readonly Receipt[]): Pr
         else parts.set(message_id, [part]);
       }
     }
-    const complete = [...messageIds].filter((id) =>
-      parts.get(id)?.every((part) => part.status === "delivered"),
-    );
+    const complete = messageIds.filter((id) => parts.get(id)?.every((part) => part.status === "delivered"));
     const delivered: MessagesTable[] = [];
     for (const chunk of inChunks(complete)) {
       const { rows } = await markMessagesDelivered(chunk.length).execute(trx, withIds({ now }, chunk));
       delivered.push(...rows);
     }
-    const completedAt = (messageId: string) =>
-      Math.max(
-        ...(parts.get(messageId) ?? []).map(
-          (part) => firstReportOf.get(partKey(messageId, part.carrier_message_id)) ?? -1,
-        ),
-      );
-    delivered.sort((a, b) => completedAt(a.id) - completedAt(b.id));
+    delivered.sort((a, b) => (completedAt.get(a.id) ?? 0) - (completedAt.get(b.id) ?? 0));
     await recordMessageEvents(
       trx,
       ctx,
@@ -80,10 +74,6 @@ export function applyReceipts(ctx: AppContext, receipts: readonly Receipt[]): Pr
     );
     return known;
   });
-}
-
-function partKey(messageId: string, carrierMessageId: string): string {
-  return `${messageId}\u0000${carrierMessageId}`;
 }
 
 const markPartDelivered = prepareQuery<
