@@ -12,6 +12,7 @@ import { createSandboxCarrier, SANDBOX_CARRIER } from "../src/delivery/carriers/
 import { applyReceipt, applyReceipts, receiptsInBursts } from "../src/delivery/receipts.js";
 import { type Acceptance, acceptancesInBursts, failMessage, markSubmitted } from "../src/delivery/status.js";
 import { startWorker } from "../src/delivery/worker.js";
+import { toMessageView } from "../src/sms/messages.js";
 import { sendSms } from "../src/sms/send.js";
 import { openTestContext, TEST_SECRET, TestClock, testCarriers } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
@@ -285,7 +286,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       const result = await createSandboxCarrier().send(sandboxOutbound(rows.get(id) as MessagesTable));
       if (result.outcome !== "accepted") throw new Error(`not accepted: ${JSON.stringify(result)}`);
       const { outcome: _, ...accepted } = result;
-      return { lease: { messageId: id, owner }, carrier: SANDBOX_CARRIER, ...accepted };
+      return { message: rows.get(id) as MessagesTable, owner, carrier: SANDBOX_CARRIER, ...accepted };
     };
     const [a, b, c, d, e] = messages.map((message) => message.id) as [string, string, string, string, string];
     const accept = acceptancesInBursts(ctx);
@@ -331,6 +332,15 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
           ["sms.delivered", id],
         ]),
       );
+      // Each event shows the message as the database holds it after the acceptance.
+      for (const [index, id] of ids.entries()) {
+        const stored = toMessageView(await messageRow(ctx, id), await carrierPartIds(ctx, id));
+        const [submitted, delivered] = events
+          .slice(2 * index, 2 * index + 2)
+          .map((event) => JSON.parse(event.data));
+        expect(delivered).toEqual(stored);
+        expect(submitted).toEqual({ ...stored, status: "submitted", delivered_at: null });
+      }
       const seqs = events.map((event) => Number(event.seq));
       expect(new Set(seqs).size).toBe(seqs.length);
     }
@@ -341,7 +351,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     const ctx = await open({ clock });
     const { send } = await sendingAccount(ctx, "sandbox");
     const [good, bad] = [await send("+919876500011"), await send("+919876500012")];
-    await claimDueMessages(ctx.db, ctx.dialect, {
+    const claimed = await claimDueMessages(ctx.db, ctx.dialect, {
       owner: "wkr_batch",
       limit: 10,
       now: clock.now().toISOString(),
@@ -362,7 +372,8 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       .execute();
     const accept = acceptancesInBursts(ctx);
     const acceptance = (messageId: string, carrierMessageId: string): Acceptance => ({
-      lease: { messageId, owner: "wkr_batch" },
+      message: claimed.find((row) => row.id === messageId) as MessagesTable,
+      owner: "wkr_batch",
       carrier: SANDBOX_CARRIER,
       carrierMessageIds: [carrierMessageId],
     });

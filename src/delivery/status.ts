@@ -24,7 +24,10 @@ export interface Lease {
 
 /** A carrier's acceptance of a leased message (a `SendResult` of outcome `accepted`). */
 export interface Acceptance {
-  lease: Lease;
+  /** The message as the worker claimed it. While leased, only its holder changes it. */
+  message: MessagesTable;
+  /** The worker holding the message's lease. */
+  owner: string;
   carrier: string;
   /** One per part. */
   carrierMessageIds: string[];
@@ -49,8 +52,22 @@ export async function markSubmitted(
   inbox?: SandboxInboxEntry,
   route?: AcceptingRoute,
 ): Promise<boolean> {
+  const message = await ctx.db
+    .selectFrom("messages")
+    .selectAll()
+    .where("id", "=", lease.messageId)
+    .executeTakeFirst();
+  if (!message) return false;
   const [recorded] = await recordAcceptances(ctx, [
-    { lease, carrier, carrierMessageIds, receipts, ...(inbox ? { inbox } : {}), ...(route ? { route } : {}) },
+    {
+      message,
+      owner: lease.owner,
+      carrier,
+      carrierMessageIds,
+      receipts,
+      ...(inbox ? { inbox } : {}),
+      ...(route ? { route } : {}),
+    },
   ]);
   return recorded === true;
 }
@@ -73,11 +90,11 @@ export function recordAcceptances(ctx: AppContext, acceptances: readonly Accepta
     const inbox: SandboxMessagesTable[] = [];
     const events: Array<{ type: MessageEventType; row: MessagesTable; carrierMessageIds: string[] }> = [];
     const receipts: Receipt[] = [];
-    const recorded = acceptances.map(({ lease, carrier, carrierMessageIds, route, ...known }) => {
-      const row = accepted.get(lease.messageId);
+    const recorded = acceptances.map(({ message, carrier, carrierMessageIds, route, ...known }) => {
+      const row = accepted.get(message.id);
       // A message leaves the queue once: a second acceptance of it in the batch loses, as it would alone.
       if (!row) return false;
-      accepted.delete(lease.messageId);
+      accepted.delete(message.id);
       const status = row.status === "delivered" ? "delivered" : "submitted";
       carrierMessageIds.forEach((carrierMessageId, index) => {
         parts.push({
@@ -124,18 +141,20 @@ function deliveredAtOnce({ carrier, carrierMessageIds, receipts = [] }: Acceptan
 /**
  * The accepted messages leave the queue, `delivered` at once if every part was reported
  * delivered, else `submitted`: one update per kind of acceptance (nearly always one). Answers
- * the rows by id; a message whose lease was lost is not among them.
+ * the rows by id, as the update left them; a message whose lease was lost is not among them.
+ * The update answers only ids: the rest of each row is the claimed row with the update's
+ * changes, which is what the database now holds, since no one else changes a leased message.
  */
 async function acceptMessages(
   trx: Transaction<Database>,
   acceptances: readonly Acceptance[],
   now: string,
 ): Promise<Map<string, MessagesTable>> {
-  const kinds = new Map<string, { fields: AcceptedFields; ids: string[] }>();
+  const kinds = new Map<string, { fields: AcceptedFields; claimed: Map<string, MessagesTable> }>();
   for (const acceptance of acceptances) {
     const delivered = deliveredAtOnce(acceptance);
     const fields: AcceptedFields = {
-      owner: acceptance.lease.owner,
+      owner: acceptance.owner,
       status: delivered ? "delivered" : "submitted",
       deliveredAt: delivered ? now : null,
       carrier: acceptance.carrier,
@@ -143,15 +162,19 @@ async function acceptMessages(
       now,
     };
     const kind = JSON.stringify(fields);
-    const entry = kinds.get(kind) ?? { fields, ids: [] };
-    entry.ids.push(acceptance.lease.messageId);
+    const entry = kinds.get(kind) ?? { fields, claimed: new Map() };
+    if (!entry.claimed.has(acceptance.message.id))
+      entry.claimed.set(acceptance.message.id, acceptance.message);
     kinds.set(kind, entry);
   }
   const accepted = new Map<string, MessagesTable>();
-  for (const { fields, ids } of kinds.values()) {
-    for (const chunk of inChunks(ids)) {
+  for (const { fields, claimed } of kinds.values()) {
+    for (const chunk of inChunks([...claimed.keys()])) {
       const { rows } = await acceptMessagesOf(chunk.length).execute(trx, withIds(fields, chunk));
-      for (const row of rows) accepted.set(row.id, row);
+      for (const { id } of rows) {
+        const message = claimed.get(id) as MessagesTable;
+        accepted.set(id, { ...message, ...acceptedColumns(fields), attempts: message.attempts + 1 });
+      }
     }
   }
   return accepted;
@@ -167,41 +190,46 @@ interface AcceptedFields {
   now: string;
 }
 
-/** Leased, queued messages leave the queue as accepted; those whose lease was lost are untouched. */
-function acceptedUpdate(db: DbOrTrx, fields: AcceptedFields) {
-  return db
-    .updateTable("messages")
-    .set((eb) => ({
-      status: fields.status,
-      delivered_at: fields.deliveredAt,
-      carrier: fields.carrier,
-      route: fields.route,
-      sealed: null,
-      submitted_at: fields.now,
-      updated_at: fields.now,
-      attempts: eb("attempts", "+", 1),
-      error_code: null,
-      error_message: null,
-      next_attempt_at: null,
-      lease_until: null,
-      lease_owner: null,
-    }))
-    .where("status", "=", "queued")
-    .where("lease_owner", "=", fields.owner);
+/** What an acceptance writes to its message, but for `attempts`, which goes up by one. */
+function acceptedColumns(fields: AcceptedFields) {
+  return {
+    status: fields.status,
+    delivered_at: fields.deliveredAt,
+    carrier: fields.carrier,
+    route: fields.route,
+    sealed: null,
+    submitted_at: fields.now,
+    updated_at: fields.now,
+    error_code: null,
+    error_message: null,
+    next_attempt_at: null,
+    lease_until: null,
+    lease_owner: null,
+  } satisfies Partial<MessagesTable>;
 }
 
-/** `acceptedUpdate` of a chunk of messages by id, compiled once per count. */
-const acceptMessagesOf = prepareForIds<AcceptedFields, MessagesTable>((db, param, ids) =>
-  acceptedUpdate(db, {
-    owner: param("owner"),
-    status: param("status"),
-    deliveredAt: param("deliveredAt"),
-    carrier: param("carrier"),
-    route: param("route"),
-    now: param("now"),
-  })
+/**
+ * Leased, queued messages of a chunk leave the queue as accepted, compiled once per count; those
+ * whose lease was lost are untouched.
+ */
+const acceptMessagesOf = prepareForIds<AcceptedFields, Pick<MessagesTable, "id">>((db, param, ids) =>
+  db
+    .updateTable("messages")
+    .set((eb) => ({
+      ...acceptedColumns({
+        owner: param("owner"),
+        status: param("status"),
+        deliveredAt: param("deliveredAt"),
+        carrier: param("carrier"),
+        route: param("route"),
+        now: param("now"),
+      }),
+      attempts: eb("attempts", "+", 1),
+    }))
+    .where("status", "=", "queued")
+    .where("lease_owner", "=", param("owner"))
     .where("id", "in", ids)
-    .returningAll(),
+    .returning("id"),
 );
 
 /** Puts a message back in the queue to be tried again after `delaySeconds`. */

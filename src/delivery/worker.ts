@@ -184,7 +184,7 @@ async function deliver(
   if (result.outcome === "accepted") {
     if (!carrier) return;
     const { outcome: _, ...accepted } = result;
-    const recorded = await accept({ lease, carrier: carrier.name, ...accepted });
+    const recorded = await accept({ message: row, owner, carrier: carrier.name, ...accepted });
     if (!recorded)
       ctx.log.warn({ message_id: row.id }, "message accepted by the carrier after its lease was lost");
     return;
