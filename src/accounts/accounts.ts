@@ -2,6 +2,7 @@ import { hash } from "@node-rs/argon2";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
+import { rowLimit } from "../db/row-limit.js";
 import { type DbOrTrx, ENVIRONMENTS, type Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
@@ -39,7 +40,7 @@ export async function createFirstAccount(
 
 /** Whether the installation has no account yet. */
 export async function hasNoAccounts(db: DbOrTrx): Promise<boolean> {
-  return (await db.selectFrom("accounts").select("id").limit(1).executeTakeFirst()) === undefined;
+  return (await db.selectFrom("accounts").select("id").limit(rowLimit(1)).executeTakeFirst()) === undefined;
 }
 
 async function insertAccount(

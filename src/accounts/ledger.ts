@@ -2,6 +2,7 @@ import { type Insertable, sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { insertRows, prepareQuery } from "../db/prepared.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { DbOrTrx, Environment, LedgerEntriesTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
@@ -247,7 +248,7 @@ export async function latestLedgerEntries(
     .where("environment", "=", environment)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
-    .limit(limit)
+    .limit(rowLimit(limit))
     .execute();
   return rows.map((row) => ({
     ...row,

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from "kysely";
+import { rowLimit } from "./row-limit.js";
 import type { Database, Dialect, OtpsTable } from "./schema.js";
 
 /**
@@ -20,7 +21,7 @@ export async function expirePendingOtps(
       select id from otps
       where status = 'pending' and expires_at <= ${sweep.now}
       order by expires_at
-      limit ${sweep.limit}
+      limit ${rowLimit(sweep.limit)}
       ${lock}
     )
       and status = 'pending'

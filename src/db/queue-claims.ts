@@ -1,4 +1,5 @@
 import { sql, type Transaction } from "kysely";
+import { rowLimit } from "./row-limit.js";
 import type { Database, Db, Dialect, EventsTable, MessagesTable, WebhookDeliveriesTable } from "./schema.js";
 
 /**
@@ -22,7 +23,7 @@ export async function claimDueMessages(
         and next_attempt_at <= ${claim.now}
         and (lease_until is null or lease_until < ${claim.now})
       order by next_attempt_at
-      limit ${claim.limit}
+      limit ${rowLimit(claim.limit)}
       ${lock}
     )
     returning *`.execute(db);
@@ -44,7 +45,7 @@ export async function claimEventsToFanOut(
     select id, account_id, environment, type from events
     where fanned_out_at is null
     order by created_at
-    limit ${limit}
+    limit ${rowLimit(limit)}
     ${lock}`.execute(trx);
   return result.rows;
 }
@@ -53,7 +54,9 @@ export async function claimEventsToFanOut(
  * Leases up to `limit` due webhook deliveries to `owner`: of the `candidates` oldest due, at most
  * `perEndpoint` of any one endpoint less what `inFlight` says the worker already has of it, and
  * none of `skipEndpoints` (those it already has enough of), so one endpoint's backlog cannot fill
- * a claim. A delivery whose lease ran out is due again.
+ * a claim. A delivery whose lease ran out is due again. Its limits stay bound (not `rowLimit`):
+ * they take so many pairs of values that their texts would crowd SQLite's statement cache, so
+ * SQLite prepares this claim on each run.
  */
 export async function claimDueWebhookDeliveries(
   db: Db,

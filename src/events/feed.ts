@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import { lookAtEventWriters, settledEventsOnly } from "../db/event-order.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { Environment, EventType } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { type EventView, toEventView } from "./outbox.js";
@@ -44,7 +45,7 @@ export async function listEvents(
   const rows = await query
     .orderBy("txid")
     .orderBy("seq")
-    .limit(filter.limit + 1)
+    .limit(rowLimit(filter.limit + 1))
     .execute();
   return { data: rows.slice(0, filter.limit).map(toEventView), has_more: rows.length > filter.limit };
 }

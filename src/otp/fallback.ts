@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { RouteState } from "../delivery/carrier-meter.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
@@ -27,7 +28,7 @@ export async function sendDueFallbacks(
     .where("fallback_due_at", "<=", now)
     .where("status", "=", sql.lit("pending"))
     .orderBy("fallback_due_at")
-    .limit(limit)
+    .limit(rowLimit(limit))
     .execute();
   let sent = 0;
   for (const otp of due) {

@@ -10,6 +10,7 @@ import {
   statementOf,
 } from "../db/one-flight.js";
 import { preparedInsert, prepareQuery } from "../db/prepared.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
@@ -52,7 +53,7 @@ const insertOtp = preparedInsert("otps");
 
 /** A number's latest OTP, for a verification that found none pending. */
 const latestOtp = prepareQuery<NumberScope, OtpsTable>((db, param) =>
-  otpsOfNumber(db, param).orderBy("created_at", "desc").orderBy("id", "desc").limit(1),
+  otpsOfNumber(db, param).orderBy("created_at", "desc").orderBy("id", "desc").limit(rowLimit(1)),
 );
 
 /** One verification attempt, counted only while the OTP is pending, unexpired and has attempts left. */

@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import { endsWith } from "../db/ends-with.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { SandboxMessagesTable } from "../db/schema.js";
 import type { SandboxInboxEntry } from "../delivery/carrier.js";
 
@@ -27,7 +28,7 @@ export async function listSandboxInbox(
     .where("account_id", "=", accountId);
   if (options.to !== undefined) query = query.where("recipient", "=", options.to);
   if (options.toSuffix !== undefined) query = query.where(endsWith("recipient", options.toSuffix));
-  return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(options.limit).execute();
+  return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(rowLimit(options.limit)).execute();
 }
 
 /** A sandbox delivery's inbox entry as stored, with the transaction that records the acceptance. */

@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import { endsWith } from "../db/ends-with.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { Channel, Environment, MessageStatus } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { type MessageView, toMessageView } from "./messages.js";
@@ -66,7 +67,7 @@ export async function listMessagesPage(
   const rows = await query
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
-    .limit(filter.limit + 1)
+    .limit(rowLimit(filter.limit + 1))
     .execute();
   const page = rows.slice(0, filter.limit);
   const parts =

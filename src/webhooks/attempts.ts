@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { WebhookAttemptsTable } from "../db/schema.js";
 import { type EndpointScope, findEndpoint } from "./endpoints.js";
 
@@ -27,7 +28,7 @@ export async function listAttempts(
     .where("endpoint_id", "=", endpoint.id)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
-    .limit(limit)
+    .limit(rowLimit(limit))
     .execute();
   return rows.map(toAttempt);
 }

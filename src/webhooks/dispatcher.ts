@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { claimDueWebhookDeliveries } from "../db/queue-claims.js";
+import { rowLimit } from "../db/row-limit.js";
 import { QueueSignal } from "../delivery/queue-signal.js";
 import { unseal } from "../otp/codes.js";
 import { type ClaimedDelivery, endUnsent, loadDeliveries } from "./deliveries.js";
@@ -103,7 +104,7 @@ export function startWebhookDispatcher(
       .where("next_attempt_at", "<=", now)
       .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]));
     if (full.length > 0) due = due.where("endpoint_id", "not in", full);
-    if (!(await due.limit(1).executeTakeFirst())) {
+    if (!(await due.limit(rowLimit(1)).executeTakeFirst())) {
       if (full.length > 0) nothingBesides = { key: busyKey, until: Date.now() + BUSY_RECHECK_MS };
       return false;
     }

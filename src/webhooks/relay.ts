@@ -1,6 +1,7 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { claimEventsToFanOut } from "../db/queue-claims.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { WebhookDeliveriesTable } from "../db/schema.js";
 import { subscribesTo } from "./endpoints.js";
 
@@ -23,7 +24,7 @@ export async function relayEvents(ctx: AppContext, limit: number): Promise<numbe
     .selectFrom("events")
     .select("id")
     .where("fanned_out_at", "is", null)
-    .limit(1)
+    .limit(rowLimit(1))
     .executeTakeFirst();
   if (!waiting) return 0;
 
