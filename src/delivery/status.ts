@@ -3,13 +3,7 @@ import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { inChunks, insertRows, prepareForIds, withIds } from "../db/prepared.js";
-import type {
-  CarrierMessagesTable,
-  Database,
-  DbOrTrx,
-  MessagesTable,
-  SandboxMessagesTable,
-} from "../db/schema.js";
+import type { CarrierMessagesTable, Database, MessagesTable, SandboxMessagesTable } from "../db/schema.js";
 import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../events/emit.js";
 import { inboxRow } from "../sandbox/inbox.js";
 import { inBursts } from "./bursts.js";
