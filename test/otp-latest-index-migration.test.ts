@@ -1,0 +1,57 @@
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AppContext } from "../src/context.js";
+import { down, up } from "../src/db/migrations/2026-11-26T0011-otp-latest-index.js";
+import { openTestContext } from "./helpers/context.js";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+
+/* A number's OTPs are indexed in the order a verification looks for the latest; down restores the old index. */
+
+const LATEST_OTP = `select * from otps where account_id = ? and environment = ? and recipient = ?
+  order by created_at desc, id desc limit 1`;
+
+describe.each(DIALECTS)("the OTP latest-index migration on %s", (dialect) => {
+  let database: TestDatabase | undefined;
+  let ctx: AppContext | undefined;
+
+  afterEach(async () => {
+    await ctx?.close();
+    await database?.drop();
+    [ctx, database] = [undefined, undefined];
+  });
+
+  async function columnsOf(db: AppContext["db"]): Promise<string> {
+    const { rows } =
+      dialect === "sqlite"
+        ? await sql<{ sql: string }>`select sql from sqlite_master where name = 'otps_recipient_idx'`.execute(
+            db,
+          )
+        : await sql<{
+            sql: string;
+          }>`select indexdef as sql from pg_indexes where indexname = 'otps_recipient_idx'`.execute(db);
+    const definition = (rows[0]?.sql ?? "").toLowerCase().replace(/["\s]+/g, "");
+    return definition.slice(definition.lastIndexOf("("));
+  }
+
+  /** SQLite's plan for the latest OTP of a number: whether it sorts, or reads the index in order. */
+  async function sortsForLatest(db: AppContext["db"]): Promise<boolean> {
+    const query = LATEST_OTP.replace(/\?/g, "'x'");
+    const { rows } = await sql<{ detail: string }>`explain query plan ${sql.raw(query)}`.execute(db);
+    return rows.some((row) => row.detail.includes("TEMP B-TREE"));
+  }
+
+  it("indexes a number's OTPs by creation time, then id, and down drops the id again", async () => {
+    database = await createTestDatabase(dialect);
+    ctx = await openTestContext(database.url);
+    const { db } = ctx;
+    expect(await columnsOf(db)).toBe("(account_id,environment,recipient,created_at,id)");
+    if (dialect === "sqlite") expect(await sortsForLatest(db)).toBe(false);
+
+    await down(db);
+    expect(await columnsOf(db)).toBe("(account_id,environment,recipient,created_at)");
+    if (dialect === "sqlite") expect(await sortsForLatest(db)).toBe(true);
+
+    await up(db);
+    expect(await columnsOf(db)).toBe("(account_id,environment,recipient,created_at,id)");
+  });
+});
