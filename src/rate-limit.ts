@@ -1,5 +1,5 @@
 import { type CompiledQuery, type RawBuilder, sql } from "kysely";
-import type { Clock } from "./clock.js";
+import { type Clock, isoTime } from "./clock.js";
 import { executeCompiled, prepareQuery } from "./db/prepared.js";
 import type { DbOrTrx } from "./db/schema.js";
 
@@ -67,9 +67,9 @@ export function hitUnderLimitQuery(
   return bucketHit.compile(db, {
     key,
     limit,
-    windowStart: new Date(start).toISOString(),
-    spanStart: new Date(start - spanSeconds * 1000).toISOString(),
-    expiresAt: new Date(start + (bucketSeconds + spanSeconds) * 1000).toISOString(),
+    windowStart: isoTime(start),
+    spanStart: isoTime(start - spanSeconds * 1000),
+    expiresAt: isoTime(start + (bucketSeconds + spanSeconds) * 1000),
   });
 }
 

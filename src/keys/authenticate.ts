@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { isoNow } from "../clock.js";
+import { isoNow, isoTime } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { prepareQuery } from "../db/prepared.js";
 import type { ApiKeysTable, Environment } from "../db/schema.js";
@@ -41,7 +41,7 @@ export async function authenticateKey(ctx: AppContext, token: string): Promise<A
   if (!isWellFormedSecret(token)) return undefined;
   const secretHash = hashSecret(token);
   const now = ctx.clock.now();
-  const [row] = (await keyBySecretHash.execute(ctx.db, { secretHash, now: now.toISOString() })).rows;
+  const [row] = (await keyBySecretHash.execute(ctx.db, { secretHash, now: isoTime(now.getTime()) })).rows;
   if (!row || !timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(secretHash))) return undefined;
 
   if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { isoTime } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { countRecipientUnderCap, type FlightStatement } from "../db/one-flight.js";
 import { prepareQuery } from "../db/prepared.js";
@@ -48,7 +49,7 @@ export async function claimRecipients(
   numbers: readonly string[],
 ): Promise<Set<string>> {
   if (numbers.length === 0) return new Set();
-  const windowStart = currentHourStart(ctx).toISOString();
+  const windowStart = isoTime(currentHourStart(ctx));
   if (numbers.length === 1) {
     const recipient = numbers[0] as string;
     const claimed = await claimOne.execute(trx, { windowStart, ...scope, recipient });
@@ -75,12 +76,12 @@ export async function claimRecipients(
  */
 export async function countNewRecipient(trx: DbOrTrx, ctx: AppContext, scope: RecipientScope): Promise<void> {
   const now = ctx.clock.now().getTime();
-  const hourStart = currentHourStart(ctx).getTime();
+  const hourStart = currentHourStart(ctx);
   const cap = ctx.rateLimits.smsRecipientsPerHour;
   const counted = await countUnderCap.execute(trx, {
     key: counterKey(scope),
-    windowStart: new Date(hourStart).toISOString(),
-    expiresAt: new Date(hourStart + HOUR_MS).toISOString(),
+    windowStart: isoTime(hourStart),
+    expiresAt: isoTime(hourStart + HOUR_MS),
     cap,
   });
   if (counted.rows.length === 0) {
@@ -140,11 +141,11 @@ export async function countNewRecipients(
   count: number,
 ): Promise<boolean> {
   if (count === 0) return true;
-  const hourStart = currentHourStart(ctx).getTime();
+  const hourStart = currentHourStart(ctx);
   const counted = await countManyUnderCap.execute(trx, {
     key: counterKey(scope),
-    windowStart: new Date(hourStart).toISOString(),
-    expiresAt: new Date(hourStart + HOUR_MS).toISOString(),
+    windowStart: isoTime(hourStart),
+    expiresAt: isoTime(hourStart + HOUR_MS),
     count,
     cap: ctx.rateLimits.smsRecipientsPerHour,
   });
@@ -187,7 +188,7 @@ export async function uncountRecipient(
     .updateTable("rate_limit_counters")
     .set((eb) => ({ count: eb(eb.ref("count"), "-", count) }))
     .where("key", "=", counterKey(scope))
-    .where("window_start", "=", currentHourStart(ctx).toISOString())
+    .where("window_start", "=", isoTime(currentHourStart(ctx)))
     .execute();
 }
 
@@ -201,7 +202,7 @@ export async function forgetRecipients(
   if (numbers.length === 0) return;
   await trx
     .deleteFrom("sms_recipient_hours")
-    .where("window_start", "=", currentHourStart(ctx).toISOString())
+    .where("window_start", "=", isoTime(currentHourStart(ctx)))
     .where("account_id", "=", scope.accountId)
     .where("environment", "=", scope.environment)
     .where("recipient", "in", numbers)
@@ -214,14 +215,14 @@ export function countSmsRecipientInFlight(
   scope: RecipientScope,
   to: string,
 ): FlightStatement {
-  const hourStart = currentHourStart(ctx).getTime();
+  const hourStart = currentHourStart(ctx);
   return countRecipientUnderCap({
-    windowStart: new Date(hourStart).toISOString(),
+    windowStart: isoTime(hourStart),
     accountId: scope.accountId,
     environment: scope.environment,
     recipient: to,
     counterKey: counterKey(scope),
-    expiresAt: new Date(hourStart + HOUR_MS).toISOString(),
+    expiresAt: isoTime(hourStart + HOUR_MS),
     cap: ctx.rateLimits.smsRecipientsPerHour,
   });
 }
@@ -230,8 +231,9 @@ function counterKey(scope: RecipientScope): string {
   return `sms-recipients:${scope.accountId}:${scope.environment}`;
 }
 
-function currentHourStart(ctx: AppContext): Date {
-  return new Date(Math.floor(ctx.clock.now().getTime() / HOUR_MS) * HOUR_MS);
+/** The start of the current clock hour, in ms since the epoch. */
+function currentHourStart(ctx: AppContext): number {
+  return Math.floor(ctx.clock.now().getTime() / HOUR_MS) * HOUR_MS;
 }
 
 /** Forgets the recipients of clock hours that have ended (their counts expire with `rate_limit_counters`). */

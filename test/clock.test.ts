@@ -1,0 +1,33 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { addSeconds, isoTime } from "../src/clock.js";
+
+const MAX_DATE_MS = 8.64e15;
+
+describe("isoTime", () => {
+  it("writes any instant as Date.prototype.toISOString does, however the instants repeat and collide", () => {
+    const instant = fc.oneof(
+      fc.integer({ min: -MAX_DATE_MS, max: MAX_DATE_MS }),
+      // Instants a few slots apart, and the same instant again, so kept texts are hit and replaced.
+      fc.integer({ min: 0, max: 64 }).map((offset) => 1_764_122_400_000 + offset * 8),
+      fc.double({ min: -1e13, max: 1e13, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(fc.array(instant, { maxLength: 200 }), (instants) => {
+        for (const ms of [...instants, ...instants.slice().reverse()]) {
+          expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+        }
+      }),
+    );
+  });
+
+  it("refuses an instant a Date cannot hold, as toISOString does", () => {
+    for (const ms of [Number.NaN, MAX_DATE_MS + 1, Number.POSITIVE_INFINITY]) {
+      expect(() => isoTime(ms)).toThrow(RangeError);
+    }
+  });
+
+  it("adds seconds to an RFC 3339 time", () => {
+    expect(addSeconds("2026-11-26T02:59:59.500Z", 0.75)).toBe("2026-11-26T03:00:00.250Z");
+  });
+});
