@@ -54,9 +54,8 @@ export async function claimEventsToFanOut(
  * Leases up to `limit` due webhook deliveries to `owner`: of the `candidates` oldest due, at most
  * `perEndpoint` of any one endpoint less what `inFlight` says the worker already has of it, and
  * none of `skipEndpoints` (those it already has enough of), so one endpoint's backlog cannot fill
- * a claim. A delivery whose lease ran out is due again. Its limits stay bound (not `rowLimit`):
- * they take so many pairs of values that their texts would crowd SQLite's statement cache, so
- * SQLite prepares this claim on each run.
+ * a claim. A delivery whose lease ran out is due again. Its limits are written into its text
+ * (`rowLimit`): pass few distinct values (the dispatcher passes powers of two).
  */
 export async function claimDueWebhookDeliveries(
   db: Db,
@@ -103,13 +102,13 @@ export async function claimDueWebhookDeliveries(
             and (lease_until is null or lease_until < ${claim.now})
             ${skip}
           order by next_attempt_at
-          limit ${claim.candidates}
+          limit ${rowLimit(claim.candidates)}
           ${lock}
         ) as candidates
       ) as ranked
       where endpoint_rank <= ${roomOf}
       order by next_attempt_at
-      limit ${claim.limit}
+      limit ${rowLimit(claim.limit)}
     )
     returning id, endpoint_id, event_id, attempts`.execute(db);
   return result.rows;
