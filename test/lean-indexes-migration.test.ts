@@ -1,9 +1,8 @@
-import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { down, up } from "../src/db/migrations/2026-11-25T0010-lean-indexes.js";
 import { openTestContext } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { createTestDatabase, DIALECTS, indexDefinition, type TestDatabase } from "./helpers/database.js";
 
 /* The queue and OTP fallback indexes hold only the rows their readers look for; down restores them whole. */
 
@@ -17,17 +16,7 @@ describe.each(DIALECTS)("the lean-indexes migration on %s", (dialect) => {
     [ctx, database] = [undefined, undefined];
   });
 
-  async function definition(db: AppContext["db"], index: string): Promise<string> {
-    const { rows } =
-      dialect === "sqlite"
-        ? await sql<{
-            sql: string;
-          }>`select sql from sqlite_master where type = 'index' and name = ${index}`.execute(db)
-        : await sql<{
-            sql: string;
-          }>`select indexdef as sql from pg_indexes where indexname = ${index}`.execute(db);
-    return (rows[0]?.sql ?? "").toLowerCase().replace(/["\s]+/g, " ");
-  }
+  const definition = (db: AppContext["db"], index: string) => indexDefinition(db, dialect, index);
 
   it("makes both indexes partial, and down makes them whole again", async () => {
     database = await createTestDatabase(dialect);

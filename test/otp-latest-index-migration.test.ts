@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { down, up } from "../src/db/migrations/2026-11-26T0011-otp-latest-index.js";
 import { openTestContext } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { createTestDatabase, DIALECTS, indexDefinition, type TestDatabase } from "./helpers/database.js";
 
 /* A number's OTPs are indexed in the order a verification looks for the latest; down restores the old index. */
 
@@ -20,16 +20,9 @@ describe.each(DIALECTS)("the OTP latest-index migration on %s", (dialect) => {
     [ctx, database] = [undefined, undefined];
   });
 
+  /** The index's columns, as `(a,b,…)`. */
   async function columnsOf(db: AppContext["db"]): Promise<string> {
-    const { rows } =
-      dialect === "sqlite"
-        ? await sql<{ sql: string }>`select sql from sqlite_master where name = 'otps_recipient_idx'`.execute(
-            db,
-          )
-        : await sql<{
-            sql: string;
-          }>`select indexdef as sql from pg_indexes where indexname = 'otps_recipient_idx'`.execute(db);
-    const definition = (rows[0]?.sql ?? "").toLowerCase().replace(/["\s]+/g, "");
+    const definition = (await indexDefinition(db, dialect, "otps_recipient_idx")).replace(/ /g, "");
     return definition.slice(definition.lastIndexOf("("));
   }
 

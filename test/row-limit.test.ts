@@ -3,6 +3,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import {
+  type Dialect,
   DummyDriver,
   Kysely,
   PostgresAdapter,
@@ -16,22 +17,21 @@ import { describe, expect, it } from "vitest";
 import { rowLimit } from "../src/db/row-limit.js";
 import type { Database } from "../src/db/schema.js";
 
+/** A Kysely that only compiles, for one dialect. */
+function compilerOf(dialect: Pick<Dialect, "createAdapter" | "createIntrospector" | "createQueryCompiler">) {
+  return new Kysely<Database>({ dialect: { ...dialect, createDriver: () => new DummyDriver() } });
+}
+
 const compilers = {
-  sqlite: new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new SqliteIntrospector(db),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
-    },
+  sqlite: compilerOf({
+    createAdapter: () => new SqliteAdapter(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
   }),
-  postgres: new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
+  postgres: compilerOf({
+    createAdapter: () => new PostgresAdapter(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
   }),
 };
 

@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Kysely, sql } from "kysely";
 import pg from "pg";
-import type { Dialect } from "../../src/db/schema.js";
+import type { Database, Dialect } from "../../src/db/schema.js";
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL points at a server (CI sets it). */
 export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
@@ -66,4 +67,24 @@ async function dropWhenClosed(client: pg.Client, name: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+/**
+ * An index's definition as the database keeps it, lower case, with quotes and whitespace runs
+ * made single spaces: SQLite's `CREATE INDEX` text, PostgreSQL's `indexdef`. Empty when absent.
+ */
+export async function indexDefinition(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  index: string,
+): Promise<string> {
+  const { rows } =
+    dialect === "sqlite"
+      ? await sql<{
+          sql: string;
+        }>`select sql from sqlite_master where type = 'index' and name = ${index}`.execute(db)
+      : await sql<{ sql: string }>`select indexdef as sql from pg_indexes where indexname = ${index}`.execute(
+          db,
+        );
+  return (rows[0]?.sql ?? "").toLowerCase().replace(/["\s]+/g, " ");
 }
