@@ -133,52 +133,52 @@ export async function recordReceipt(
     .executeTakeFirst();
   if (!part) return false;
 
+  const parts = await partsOf(trx, part.message_id);
+  const ending = endingOf(receipt, parts, now);
+  if (!ending) return true;
+  const ended = await trx
+    .updateTable("messages")
+    .set(ending.change)
+    .where("id", "=", part.message_id)
+    .where("status", "=", "submitted")
+    .returningAll()
+    .executeTakeFirst();
+  if (ended) {
+    await recordMessageEvent(
+      trx,
+      ctx,
+      ending.type,
+      ended,
+      parts.map((p) => p.carrier_message_id),
+    );
+  }
+  return true;
+}
+
+/**
+ * What a part's report does to its message: undelivered as soon as one part is, delivered once
+ * every part is; nothing while parts are still out.
+ */
+function endingOf(receipt: Receipt, parts: ReadonlyArray<{ status: string }>, now: string) {
   if (receipt.state === "undelivered") {
-    const undelivered = await trx
-      .updateTable("messages")
-      .set({
-        status: "undelivered",
+    return {
+      type: "sms.undelivered" as const,
+      change: {
+        status: "undelivered" as const,
         undelivered_at: now,
         updated_at: now,
         error_code: receipt.errorCode ?? "undelivered",
         error_message: receipt.errorMessage ?? "The carrier could not deliver the message.",
-      })
-      .where("id", "=", part.message_id)
-      .where("status", "=", "submitted")
-      .returningAll()
-      .executeTakeFirst();
-    if (undelivered) {
-      const parts = await partsOf(trx, part.message_id);
-      await recordMessageEvent(
-        trx,
-        ctx,
-        "sms.undelivered",
-        undelivered,
-        parts.map((p) => p.carrier_message_id),
-      );
-    }
-    return true;
+      },
+    };
   }
-  const parts = await partsOf(trx, part.message_id);
   if (parts.every((p) => p.status === "delivered")) {
-    const delivered = await trx
-      .updateTable("messages")
-      .set({ status: "delivered", delivered_at: now, updated_at: now })
-      .where("id", "=", part.message_id)
-      .where("status", "=", "submitted")
-      .returningAll()
-      .executeTakeFirst();
-    if (delivered) {
-      await recordMessageEvent(
-        trx,
-        ctx,
-        "sms.delivered",
-        delivered,
-        parts.map((p) => p.carrier_message_id),
-      );
-    }
+    return {
+      type: "sms.delivered" as const,
+      change: { status: "delivered" as const, delivered_at: now, updated_at: now },
+    };
   }
-  return true;
+  return undefined;
 }
 
 function partsOf(trx: Transaction<Database>, messageId: string) {
