@@ -246,7 +246,6 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
         owner,
         now,
         leaseUntil: new Date(Date.now() + 60_000).toISOString(),
-        limit: 100,
         candidates: options.candidates,
         perEndpoint: 5,
         inFlight: options.inFlight,

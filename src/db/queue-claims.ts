@@ -51,11 +51,11 @@ export async function claimEventsToFanOut(
 }
 
 /**
- * Leases up to `limit` due webhook deliveries to `owner`: of the `candidates` oldest due, at most
- * `perEndpoint` of any one endpoint less what `inFlight` says the worker already has of it, and
- * none of `skipEndpoints` (those it already has enough of), so one endpoint's backlog cannot fill
- * a claim. A delivery whose lease ran out is due again. Its limits are written into its text
- * (`rowLimit`): pass few distinct values (the dispatcher passes powers of two).
+ * Leases due webhook deliveries to `owner`: of the `candidates` oldest due, at most `perEndpoint`
+ * of any one endpoint less what `inFlight` says the worker already has of it, and none of
+ * `skipEndpoints` (those it already has enough of), so one endpoint's backlog cannot fill a
+ * claim. A delivery whose lease ran out is due again. `candidates` is written into the claim's
+ * text (`rowLimit`): pass few distinct values (the dispatcher passes powers of two).
  */
 export async function claimDueWebhookDeliveries(
   db: Db,
@@ -64,8 +64,7 @@ export async function claimDueWebhookDeliveries(
     owner: string;
     now: string;
     leaseUntil: string;
-    limit: number;
-    /** How many of the oldest due deliveries to choose from: the ranking is over these. */
+    /** How many of the oldest due deliveries to choose from, and so to take at most. */
     candidates: number;
     perEndpoint: number;
     /** Requests the worker has in flight, by endpoint. */
@@ -107,8 +106,6 @@ export async function claimDueWebhookDeliveries(
         ) as candidates
       ) as ranked
       where endpoint_rank <= ${roomOf}
-      order by next_attempt_at
-      limit ${rowLimit(claim.limit)}
     )
     returning id, endpoint_id, event_id, attempts`.execute(db);
   return result.rows;

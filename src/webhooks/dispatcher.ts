@@ -110,13 +110,12 @@ export function startWebhookDispatcher(
     }
     // Ranking a long backlog on every claim would cost more than the requests it starts; what is
     // left out waits for the next claim, which follows at once when this one comes back full.
-    // A power of two, so the claim's text (its limits are written into it) takes few forms.
+    // A power of two, so the claim's text (the number is written into it) takes few forms.
     const candidates = 2 ** Math.floor(Math.log2(Math.min(room, settings.claimBatch * 8)));
     const taken = await claimDueWebhookDeliveries(ctx.db, ctx.dialect, {
       owner: settings.owner,
       now,
       leaseUntil: isoAfter(ctx.clock, leaseSeconds),
-      limit: candidates,
       candidates,
       perEndpoint: settings.maxInFlightPerEndpoint,
       inFlight: perEndpoint,
