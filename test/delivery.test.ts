@@ -12,7 +12,7 @@ import { createSandboxCarrier, SANDBOX_CARRIER } from "../src/delivery/carriers/
 import { applyReceipt, applyReceipts, receiptsInBursts } from "../src/delivery/receipts.js";
 import { type Acceptance, acceptancesInBursts, failMessage, markSubmitted } from "../src/delivery/status.js";
 import { startWorker } from "../src/delivery/worker.js";
-import { toMessageView } from "../src/sms/messages.js";
+import { type MessageView, toMessageView } from "../src/sms/messages.js";
 import { sendSms } from "../src/sms/send.js";
 import { openTestContext, TEST_SECRET, TestClock, testCarriers } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
@@ -85,6 +85,22 @@ async function carrierPartIds(ctx: AppContext, messageId: string): Promise<strin
     .orderBy("part")
     .execute();
   return parts.map((part) => part.carrier_message_id);
+}
+
+/** An account's events in feed order, their data parsed. */
+async function feedOf(ctx: AppContext, accountId: string) {
+  const events = await ctx.db
+    .selectFrom("events")
+    .select(["type", "data", "seq"])
+    .where("account_id", "=", accountId)
+    .orderBy("txid")
+    .orderBy("seq")
+    .execute();
+  return events.map(({ type, data, seq }) => ({
+    type,
+    seq: Number(seq),
+    data: JSON.parse(data) as MessageView,
+  }));
 }
 
 describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
@@ -319,14 +335,8 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       [first.accountId, [a, d]],
       [second.accountId, [b, e]],
     ] as const) {
-      const events = await ctx.db
-        .selectFrom("events")
-        .select(["type", "data", "seq"])
-        .where("account_id", "=", account)
-        .orderBy("txid")
-        .orderBy("seq")
-        .execute();
-      expect(events.map((event) => [event.type, JSON.parse(event.data).id])).toEqual(
+      const events = await feedOf(ctx, account);
+      expect(events.map((event) => [event.type, event.data.id])).toEqual(
         ids.flatMap((id) => [
           ["sms.submitted", id],
           ["sms.delivered", id],
@@ -335,13 +345,11 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       // Each event shows the message as the database holds it after the acceptance.
       for (const [index, id] of ids.entries()) {
         const stored = toMessageView(await messageRow(ctx, id), await carrierPartIds(ctx, id));
-        const [submitted, delivered] = events
-          .slice(2 * index, 2 * index + 2)
-          .map((event) => JSON.parse(event.data));
+        const [submitted, delivered] = events.slice(2 * index, 2 * index + 2).map((event) => event.data);
         expect(delivered).toEqual(stored);
         expect(submitted).toEqual({ ...stored, status: "submitted", delivered_at: null });
       }
-      const seqs = events.map((event) => Number(event.seq));
+      const seqs = events.map((event) => event.seq);
       expect(new Set(seqs).size).toBe(seqs.length);
     }
   });
@@ -448,17 +456,10 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     expect(await messageRow(ctx, a.id)).toMatchObject({ status: "delivered" });
     expect(await messageRow(ctx, b.id)).toMatchObject({ status: "delivered" });
     expect(await messageRow(ctx, c.id)).toMatchObject({ status: "submitted" });
-    const deliveredEvents = await ctx.db
-      .selectFrom("events")
-      .select("data")
-      .where("account_id", "=", accountId)
-      .where("type", "=", "sms.delivered")
-      .orderBy("txid")
-      .orderBy("seq")
-      .execute();
+    const deliveredEvents = (await feedOf(ctx, accountId)).filter((event) => event.type === "sms.delivered");
     // b was completed by the burst's third receipt, a by its fifth; the duplicate changes nothing.
-    expect(deliveredEvents.map(({ data }) => JSON.parse(data).id)).toEqual([b.id, a.id]);
-    expect(JSON.parse(deliveredEvents[1]?.data ?? "{}")).toMatchObject({
+    expect(deliveredEvents.map(({ data }) => data.id)).toEqual([b.id, a.id]);
+    expect(deliveredEvents[1]?.data).toMatchObject({
       status: "delivered",
       carrier_message_ids: [a1, a2],
     });
@@ -517,16 +518,13 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
         const aloneAnswers: boolean[] = [];
         for (const receipt of await receiptsFor(alone)) aloneAnswers.push(await applyReceipt(ctx, receipt));
         expect(burstAnswers).toEqual(aloneAnswers);
-        const events = await ctx.db
-          .selectFrom("events")
-          .select(["type", "data"])
-          .where("account_id", "=", accountId)
-          .where("type", "in", ["sms.delivered", "sms.undelivered"])
-          .execute();
+        const events = (await feedOf(ctx, accountId)).filter(
+          ({ type }) => type === "sms.delivered" || type === "sms.undelivered",
+        );
         const outcome = async ({ id }: { id: string }) => ({
           status: (await messageRow(ctx, id)).status,
           parts: (await partsOf(id)).map((part) => part.status),
-          events: events.filter(({ data }) => JSON.parse(data).id === id).map(({ type }) => type),
+          events: events.filter(({ data }) => data.id === id).map(({ type }) => type),
         });
         for (const [index, message] of inBurst.entries()) {
           expect(await outcome(message)).toEqual(await outcome(alone[index] as { id: string }));
