@@ -123,6 +123,16 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     return ctx;
   }
 
+  /** A live account whose carrier accepts every message in two parts, for the receipt tests. */
+  async function twoPartLiveAccount() {
+    const carrier: ScriptedCarrier = new ScriptedCarrier(() => ({
+      outcome: "accepted",
+      carrierMessageIds: [carrier.nextId(), carrier.nextId()],
+    }));
+    const ctx = await open({ liveCarriers: { sms: carrier } });
+    return { ctx, ...(await sendingAccount(ctx, "live")) };
+  }
+
   it("retries a retryable answer after a backoff, then records the acceptance", async () => {
     const clock = new TestClock();
     const carrier: ScriptedCarrier = new ScriptedCarrier((_m, attempt) =>
@@ -433,12 +443,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
   });
 
   it("applies a burst of receipts as one by one: each message delivered once, its event in the order of completion", async () => {
-    const carrier: ScriptedCarrier = new ScriptedCarrier(() => ({
-      outcome: "accepted",
-      carrierMessageIds: [carrier.nextId(), carrier.nextId()],
-    }));
-    const ctx = await open({ liveCarriers: { sms: carrier } });
-    const { accountId, send } = await sendingAccount(ctx, "live");
+    const { ctx, accountId, send } = await twoPartLiveAccount();
     const [a, b, c] = [await send(), await send(), await send()];
     await drainQueue(ctx);
     const partsOf = (id: string) => carrierPartIds(ctx, id);
@@ -475,12 +480,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
   });
 
   it("property: bursts of receipts end messages, parts and events as the same receipts one by one", async () => {
-    const carrier: ScriptedCarrier = new ScriptedCarrier(() => ({
-      outcome: "accepted",
-      carrierMessageIds: [carrier.nextId(), carrier.nextId()],
-    }));
-    const ctx = await open({ liveCarriers: { sms: carrier } });
-    const { accountId, send } = await sendingAccount(ctx, "live");
+    const { ctx, accountId, send } = await twoPartLiveAccount();
     const report = fc.record({
       message: fc.nat(2),
       part: fc.nat(1),
