@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import SqliteDatabase from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -166,5 +168,55 @@ describe("SQLite group commit", () => {
     await expect(failing).rejects.toThrow("roll back");
     await read;
     expect(seen).toEqual([]);
+  });
+});
+
+describe("opening a SQLite file", () => {
+  /**
+   * Another connection, on a thread of its own as another process would be, writes to `path`
+   * for `holdMs`; resolves once it holds the write lock.
+   */
+  async function writerHoldingLock(path: string, holdMs: number): Promise<Worker> {
+    const worker = new Worker(
+      `const { parentPort, workerData } = require("node:worker_threads");
+       const Database = require(workerData.driver);
+       const db = new Database(workerData.path);
+       db.exec("begin immediate");
+       db.exec("insert into items (label) values ('from the other writer')");
+       parentPort.postMessage("locked");
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.holdMs);
+       db.exec("commit");
+       db.close();`,
+      {
+        eval: true,
+        workerData: { path, holdMs, driver: createRequire(import.meta.url).resolve("better-sqlite3") },
+      },
+    );
+    await new Promise((resolve, reject) => worker.once("message", resolve).once("error", reject));
+    return worker;
+  }
+
+  it("waits for another writer's lock while switching a file to WAL mode, as for any other lock", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "dakiya-open-"));
+    const path = join(folder, "new.db");
+    // A file in SQLite's default journal mode, as a first process leaves it before switching.
+    const plain = new SqliteDatabase(path);
+    plain.exec("create table items (id integer primary key, label text not null)");
+    plain.close();
+    const other = writerHoldingLock(path, 300);
+    const exited = other.then((worker) => new Promise((resolve) => worker.once("exit", resolve)));
+    await other;
+    const { db } = openDatabase(`sqlite:${path}`);
+    try {
+      // SQLite alone answers SQLITE_BUSY here at once, whatever its busy timeout.
+      const { rows } = await sql<{ label: string }>`select label from items`.execute(db);
+      expect(rows).toEqual([{ label: "from the other writer" }]);
+      const { rows: mode } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
+      expect(mode).toEqual([{ journal_mode: "wal" }]);
+    } finally {
+      await exited;
+      await db.destroy();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

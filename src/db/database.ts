@@ -75,9 +75,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(":")[0]}:…"`);
 }
 
+/** How long opening waits for another process's lock (SQLite's `busy_timeout`). */
+const BUSY_TIMEOUT_MS = 5000;
+
 function openSqlite(path: string): SqliteDatabase.Database {
-  const sqlite = new SqliteDatabase(path);
-  sqlite.pragma("journal_mode = WAL");
+  // Other processes (the CLI, a second server) write to the same file: wait for their lock.
+  const sqlite = new SqliteDatabase(path, { timeout: BUSY_TIMEOUT_MS });
+  switchToWal(sqlite);
   // NORMAL writes the WAL at COMMIT without syncing it; the driver then syncs the WAL on a
   // background thread and answers only after that (wal-sync.ts), so an answered request survives
   // a power cut as under FULL, while the event loop never waits on the disk.
@@ -86,10 +90,29 @@ function openSqlite(path: string): SqliteDatabase.Database {
   // a temporary file: dozens of write calls per request. Memory is enough for a request's pages.
   sqlite.pragma("temp_store = MEMORY");
   sqlite.pragma("foreign_keys = ON");
-  // Other processes (the CLI, a second server) write to the same file: wait for their lock.
-  sqlite.pragma("busy_timeout = 5000");
   cachePreparedStatements(sqlite);
   return sqlite;
+}
+
+/**
+ * Puts a file in WAL mode. Switching a file that is not yet in WAL mode (a new one) reads it and
+ * then writes it; when another process does the same at that moment, SQLite refuses the write at
+ * once rather than wait on `busy_timeout`, as waiting while holding the read could deadlock.
+ * So wait and try again here, for as long as `busy_timeout` would have waited.
+ */
+function switchToWal(sqlite: SqliteDatabase.Database): void {
+  const giveUpAt = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      sqlite.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      const busy = error instanceof SqliteDatabase.SqliteError && error.code.startsWith("SQLITE_BUSY");
+      if (!busy || Date.now() >= giveUpAt) throw error;
+      // Opening is synchronous (the driver opens on first use) and happens once per connection.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 500;
