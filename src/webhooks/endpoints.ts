@@ -15,6 +15,7 @@ import {
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { seal, unseal } from "../otp/codes.js";
+import { SECRET_PREFIX } from "./signing.js";
 import { checkWebhookUrl } from "./ssrf.js";
 
 /** An endpoint as the API shows it; `secret` only where the contract shows it (create, get, rotate). */
@@ -44,7 +45,6 @@ export const ALL_EVENTS = "*";
 export const MAX_ENDPOINTS_PER_ENVIRONMENT = 16;
 /** How long a replaced secret keeps signing after a rotation. */
 export const ROTATION_OVERLAP_SECONDS = 24 * 3600;
-const SECRET_PREFIX = "whsec_";
 
 export function generateWebhookSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString("base64")}`;

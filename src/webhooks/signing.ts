@@ -1,4 +1,4 @@
-import { Webhook } from "standardwebhooks";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 
 /**
  * The body of a delivery: the event as `GET /v2/events` shows it. `data` is stored as the JSON
@@ -17,33 +17,44 @@ export function eventBody(event: {
   )},"environment":${JSON.stringify(event.environment)},"data":${event.data}}`;
 }
 
-const SIGNER_CACHE_LIMIT = 1_000;
+const KEY_CACHE_LIMIT = 1_000;
+/** How a Standard Webhooks secret starts; the rest is the key, in base64. */
+export const SECRET_PREFIX = "whsec_";
 
 /**
  * Standard Webhooks headers for one attempt, signed with every secret given (space-separated
- * `v1,` signatures). Secrets arrive sealed; each is unsealed once and its signer kept.
+ * `v1,` signatures): each signature is the base64 HMAC-SHA256, under the secret's key, of
+ * `{webhook-id}.{webhook-timestamp}.{body}`. Node's own HMAC: the `standardwebhooks` package
+ * signs in JavaScript, which cost a twentieth of a busy dispatcher's CPU. Secrets arrive
+ * sealed; each is unsealed once and its key kept.
  */
 export class WebhookSigner {
-  readonly #signers = new Map<string, Webhook>();
+  readonly #keys = new Map<string, KeyObject>();
 
   constructor(private readonly unsealSecret: (sealed: string) => string) {}
 
   headers(eventId: string, timestamp: Date, body: string, sealedSecrets: string[]): Record<string, string> {
-    const signatures = sealedSecrets.map((sealed) => this.#signer(sealed).sign(eventId, timestamp, body));
+    const seconds = String(Math.floor(timestamp.getTime() / 1000));
+    const signed = `${eventId}.${seconds}.${body}`;
+    const signatures = sealedSecrets.map(
+      (sealed) => `v1,${createHmac("sha256", this.#key(sealed)).update(signed).digest("base64")}`,
+    );
     return {
       "webhook-id": eventId,
-      "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+      "webhook-timestamp": seconds,
       "webhook-signature": signatures.join(" "),
     };
   }
 
-  #signer(sealed: string): Webhook {
-    let signer = this.#signers.get(sealed);
-    if (!signer) {
-      if (this.#signers.size >= SIGNER_CACHE_LIMIT) this.#signers.clear();
-      signer = new Webhook(this.unsealSecret(sealed));
-      this.#signers.set(sealed, signer);
+  #key(sealed: string): KeyObject {
+    let key = this.#keys.get(sealed);
+    if (!key) {
+      if (this.#keys.size >= KEY_CACHE_LIMIT) this.#keys.clear();
+      const secret = this.unsealSecret(sealed);
+      const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+      key = createSecretKey(Buffer.from(encoded, "base64"));
+      this.#keys.set(sealed, key);
     }
-    return signer;
+    return key;
   }
 }
