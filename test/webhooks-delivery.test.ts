@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import type { AppContext } from "../src/context.js";
@@ -84,6 +85,7 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
       retrySchedule: [0.3, 0.3],
       timeoutMs: 2000,
       lookup: defaultLookup,
+      concurrency: DEFAULT_WEBHOOK_CONCURRENCY,
     });
   });
 
@@ -498,6 +500,36 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
       hanging.answer = () => 200;
       await hanging.close();
       await worker.stop();
+    }
+  });
+
+  it("starts an endpoint's next request once it has answered, while the last outcome is still being written", async (context) => {
+    // PostgreSQL only: there another transaction can hold up the outcome's write alone, while
+    // the claim and the request go on (SQLite has one connection for all of them).
+    if (dialect !== "postgres") context.skip();
+    ctx.outboundWebhooks.concurrency = 1;
+    const hooks = await receiver();
+    const { addEndpoint, emit, attempts } = await account();
+    const endpoint = await addEndpoint(hooks.url);
+    const events = [await emit("sms.submitted"), await emit("sms.delivered")];
+    // Outcomes start with an insert into webhook_attempts; claims and requests never touch it.
+    const blocker = new pg.Client({ connectionString: database.url });
+    await blocker.connect();
+    try {
+      await blocker.query("begin");
+      await blocker.query("lock table webhook_attempts in exclusive mode");
+      startDispatcher();
+      // One request at a time to the endpoint, and both sent before either outcome is written.
+      await waitFor(async () => hooks.received.length >= 2, 5_000);
+      expect(webhookIds(hooks.received)).toEqual(events.map((event) => event.id));
+      expect((await blocker.query("select count(*)::int as n from webhook_attempts")).rows).toEqual([
+        { n: 0 },
+      ]);
+      await blocker.query("commit");
+      await waitFor(async () => (await attempts(endpoint.id)).length === 2, 5_000);
+      expect(hooks.received).toHaveLength(2);
+    } finally {
+      await blocker.end();
     }
   });
 

@@ -128,9 +128,15 @@ export function startWebhookDispatcher(
     );
     for (const delivery of taken) {
       perEndpoint.set(delivery.endpoint_id, (perEndpoint.get(delivery.endpoint_id) ?? 0) + 1);
+      let released = false;
+      const answered = () => {
+        if (released) return;
+        released = true;
+        release(delivery.endpoint_id);
+      };
       const detail = details.get(delivery.id);
       // No detail: the event or the endpoint was deleted since the claim, and the delivery with it.
-      const work: Promise<void> = (detail ? send(detail) : Promise.resolve())
+      const work: Promise<void> = (detail ? send(detail, answered) : Promise.resolve())
         .catch((error: unknown) => {
           // The lease runs out and the delivery is tried again.
           ctx.log.error(
@@ -140,14 +146,19 @@ export function startWebhookDispatcher(
         })
         .finally(() => {
           inFlight.delete(work);
-          release(delivery.endpoint_id);
+          answered();
         });
       inFlight.add(work);
     }
     return taken.length === candidates;
   };
 
-  const send = async (detail: ClaimedDelivery): Promise<void> => {
+  /**
+   * Posts one delivery and writes its outcome. `answered` is called once the endpoint has
+   * answered: its request is over, so another may start, while the outcome is still being written
+   * (the delivery stays leased until then, so no one else takes it).
+   */
+  const send = async (detail: ClaimedDelivery, answered: () => void): Promise<void> => {
     if (detail.status !== "enabled") {
       // Disabled after this delivery was made: it ends unsent, as the endpoint's others did.
       await endUnsent(ctx, detail.id, settings.owner);
@@ -175,6 +186,7 @@ export function startWebhookDispatcher(
       return;
     }
     const result: PostResult = await http.post(detail.url, headers, body);
+    answered();
     const attempt = {
       webhook_id: detail.endpoint_id,
       event_id: detail.event_id,
