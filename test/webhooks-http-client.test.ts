@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -136,6 +137,108 @@ describe("address classes", () => {
     ["240.0.0.1", "a reserved address"],
   ])("%s is %s", (address, expected) => {
     expect(refusedAddressClass(address)).toBe(expected);
+  });
+});
+
+describe("webhook HTTP: one deadline per attempt, the status of any answer", () => {
+  let server: HttpServer;
+  let url: string;
+  const requests: Array<{ url: string | undefined; body: string; socket: unknown }> = [];
+  /** What the server does with the next request. */
+  let respond: (response: ServerResponse) => void = (response) => response.writeHead(204).end();
+
+  beforeAll(async () => {
+    server = createHttpServer((request, response) => {
+      let body = "";
+      request.setEncoding("utf8");
+      request.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        requests.push({ url: request.url, body, socket: request.socket });
+        respond(response);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  const client = (timeoutMs = 5_000) =>
+    createWebhookHttpClient({
+      timeoutMs,
+      guard: () => ({ allowPrivate: true, lookup: async () => [{ address: "127.0.0.1", family: 4 }] }),
+      connectionsPerOrigin: 2,
+    });
+
+  it("posts the body to the URL's path and query, over kept-alive connections", async () => {
+    respond = (response) => response.writeHead(200).end("ok");
+    const http = client();
+    const before = requests.length;
+    try {
+      for (let n = 0; n < 10; n++) {
+        expect(await http.post(`${url}/hooks?tenant=7`, {}, `{"n":${n}}`)).toMatchObject({
+          statusCode: 200,
+          error: null,
+        });
+      }
+      const sent = requests.slice(before);
+      expect(sent.map((request) => [request.url, request.body])).toEqual(
+        Array.from({ length: 10 }, (_, n) => ["/hooks?tenant=7", `{"n":${n}}`]),
+      );
+      // No more connections than the client's share of the endpoint (2 here).
+      expect(new Set(sent.map((request) => request.socket)).size).toBeLessThanOrEqual(2);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it("reports the status of an answer with a body past the read limit", async () => {
+    respond = (response) => {
+      response.writeHead(500);
+      response.end(Buffer.alloc(4 * 1024 * 1024, 120));
+    };
+    const http = client();
+    try {
+      expect(await http.post(`${url}/large`, {}, "{}")).toMatchObject({ statusCode: 500, error: "HTTP 500" });
+    } finally {
+      await http.close();
+    }
+  });
+
+  it("times out an endpoint that answers at once but never finishes its body", async () => {
+    const trickle: NodeJS.Timeout[] = [];
+    respond = (response) => {
+      response.writeHead(200, { "content-type": "text/plain" });
+      // A byte every 50 ms, for ever: each read is quick, the whole never ends.
+      trickle.push(setInterval(() => response.write("."), 50));
+    };
+    const http = client(300);
+    try {
+      const result = await http.post(`${url}/slow`, {}, "{}");
+      expect(result).toMatchObject({ statusCode: null, error: "timed out after 300 ms" });
+      expect(result.durationMs).toBeGreaterThanOrEqual(290);
+      expect(result.durationMs).toBeLessThan(2_000);
+    } finally {
+      for (const timer of trickle) clearInterval(timer);
+      await http.close();
+    }
+  });
+
+  it("answers an unusable URL with a failed attempt, never a throw", async () => {
+    const http = client();
+    try {
+      expect(await http.post("not a url", {}, "{}")).toMatchObject({
+        statusCode: null,
+        error: expect.any(String),
+      });
+    } finally {
+      await http.close();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
-import { Agent, buildConnector, request } from "undici";
+import { Agent, buildConnector } from "undici";
+import { RecentMap } from "../recent-map.js";
 import { type HostLookup, RefusedAddress, resolveCheckedAddress } from "./ssrf.js";
 
 export interface PostResult {
@@ -15,6 +16,7 @@ export interface WebhookHttpClient {
 }
 
 const RESPONSE_BODY_LIMIT = 64 * 1024;
+const TARGET_CACHE_SIZE = 1_000;
 const USER_AGENT = "Dakiya-Webhooks/1";
 
 /**
@@ -50,33 +52,101 @@ export function createWebhookHttpClient(options: {
     },
   });
 
+  // Endpoints are few and posted to again and again: parse each URL once.
+  const targets = new RecentMap<string, { origin: string; path: string }>(TARGET_CACHE_SIZE);
+  const targetOf = (url: string) => {
+    let target = targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      targets.set(url, target);
+    }
+    return target;
+  };
+
   return {
-    async post(url, headers, body) {
-      const started = performance.now();
-      const signal = AbortSignal.timeout(options.timeoutMs);
-      const elapsed = () => Math.round(performance.now() - started);
-      try {
-        const response = await request(url, {
+    post: (url, headers, body) => postOnce(agent, () => targetOf(url), headers, body, options.timeoutMs),
+    close: () => agent.close(),
+  };
+}
+
+/**
+ * One POST through undici's dispatch API, rather than `request`: no response stream and no
+ * AbortSignal, a third of the CPU per request. Redirects are never followed (no redirect handler).
+ */
+function postOnce(
+  agent: Agent,
+  target: () => { origin: string; path: string },
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<PostResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise<PostResult>((resolve) => {
+    let statusCode: number | null = null;
+    let received = 0;
+    let timedOut = false;
+    let abort: ((reason?: Error) => void) | undefined;
+    // One deadline for the whole attempt (connecting, sending, the answer and its body).
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      abort?.(new Error("timed out"));
+    }, timeoutMs);
+    const finish = (result: PostResult) => {
+      clearTimeout(deadline);
+      resolve(result);
+    };
+    try {
+      const { origin, path } = target();
+      agent.dispatch(
+        {
+          origin,
+          path,
           method: "POST",
           headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...headers },
           body,
-          dispatcher: agent,
-          signal,
-          maxRedirections: 0,
-        });
-        await response.body.dump({ limit: RESPONSE_BODY_LIMIT }).catch(() => {});
-        const statusCode = response.statusCode;
-        return { statusCode, error: describeStatus(statusCode), durationMs: elapsed() };
-      } catch (error) {
-        return {
-          statusCode: null,
-          error: describeError(error, signal, options.timeoutMs),
-          durationMs: elapsed(),
-        };
-      }
-    },
-    close: () => agent.close(),
-  };
+        },
+        {
+          onConnect(abortRequest) {
+            abort = abortRequest;
+            if (timedOut) abortRequest(new Error("timed out"));
+          },
+          onHeaders(status) {
+            statusCode = status;
+            return true;
+          },
+          onData(chunk) {
+            received += chunk.length;
+            // The answer's status is all that counts: stop reading a large body.
+            if (received > RESPONSE_BODY_LIMIT) abort?.(new Error("response body too large"));
+            return true;
+          },
+          onComplete() {
+            finish({ statusCode, error: describeStatus(statusCode ?? 0), durationMs: elapsed() });
+          },
+          onError(error) {
+            if (statusCode !== null && !timedOut && received > RESPONSE_BODY_LIMIT) {
+              finish({ statusCode, error: describeStatus(statusCode), durationMs: elapsed() });
+              return;
+            }
+            finish({
+              statusCode: null,
+              error: describeError(error, timedOut, timeoutMs),
+              durationMs: elapsed(),
+            });
+          },
+        },
+      );
+    } catch (error) {
+      // A URL or header undici refuses before sending anything.
+      finish({
+        statusCode: null,
+        error: describeError(error, false, timeoutMs),
+        durationMs: elapsed(),
+      });
+    }
+  });
 }
 
 function describeStatus(status: number): string | null {
@@ -87,8 +157,8 @@ function describeStatus(status: number): string | null {
 }
 
 /** A reason short enough for a log line, without anything of the request (no headers, no secret). */
-function describeError(error: unknown, signal: AbortSignal, timeoutMs: number): string {
-  if (signal.aborted) return `timed out after ${timeoutMs} ms`;
+function describeError(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `timed out after ${timeoutMs} ms`;
   if (error instanceof RefusedAddress) return `refused: ${error.message}`;
   const { code, message } = error as NodeJS.ErrnoException;
   switch (code) {
