@@ -88,15 +88,17 @@ function postOnce(
     let received = 0;
     let timedOut = false;
     let abort: ((reason?: Error) => void) | undefined;
-    // One deadline for the whole attempt (connecting, sending, the answer and its body).
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      abort?.(new Error("timed out"));
-    }, timeoutMs);
     const finish = (result: PostResult) => {
       clearTimeout(deadline);
       resolve(result);
     };
+    // One deadline for the whole attempt: waiting for a connection, connecting, sending, the
+    // answer and its body. A request not yet on a connection is aborted once it gets one.
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      abort?.(new Error("timed out"));
+      finish({ statusCode: null, error: describeError(null, true, timeoutMs), durationMs: elapsed() });
+    }, timeoutMs);
     try {
       const { origin, path } = target();
       agent.dispatch(
