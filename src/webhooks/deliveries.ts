@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { inChunks, prepareForIds, withIds } from "../db/prepared.js";
 import type { Db, Environment, WebhookEndpointStatus } from "../db/schema.js";
 
 /** A leased delivery with its event and its endpoint: all an attempt needs. */
@@ -22,8 +23,16 @@ export interface ClaimedDelivery {
 }
 
 export async function loadDeliveries(db: Db, ids: string[]): Promise<Map<string, ClaimedDelivery>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
+  const loaded = new Map<string, ClaimedDelivery>();
+  for (const chunk of inChunks(ids)) {
+    const { rows } = await deliveriesWithIds(chunk.length).execute(db, withIds({}, chunk));
+    for (const row of rows) loaded.set(row.id, row);
+  }
+  return loaded;
+}
+
+const deliveriesWithIds = prepareForIds<object, ClaimedDelivery>((db, _param, ids) =>
+  db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("events as e", "e.id", "d.event_id")
     .innerJoin("webhook_endpoints as w", "w.id", "d.endpoint_id")
@@ -43,10 +52,8 @@ export async function loadDeliveries(db: Db, ids: string[]): Promise<Map<string,
       "w.previous_secret_expires_at",
       "w.failing_since",
     ])
-    .where("d.id", "in", ids)
-    .execute();
-  return new Map(rows.map((row) => [row.id, row]));
-}
+    .where("d.id", "in", ids),
+);
 
 /** Ends a claimed delivery without sending it (its endpoint was disabled meanwhile). */
 export async function endUnsent(ctx: AppContext, id: string, owner: string): Promise<void> {

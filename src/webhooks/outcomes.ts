@@ -1,6 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { inChunks, insertRows, prepareForIds, withIds } from "../db/prepared.js";
 import type { Database, WebhookAttemptsTable } from "../db/schema.js";
 import { newId } from "../ids.js";
 import type { ClaimedDelivery } from "./deliveries.js";
@@ -85,41 +86,22 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
   }));
 
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto("webhook_attempts").values(attempts).execute();
-    if (successes.length > 0) {
+    await insertRows(trx, "webhook_attempts", attempts);
+    for (const chunk of inChunks(successes.map(({ delivery }) => delivery.id))) {
+      await markSucceeded(chunk.length).execute(trx, withIds({ owner, now }, chunk));
+    }
+    // One success ends an endpoint's run of failures.
+    const recovered = new Set(
+      successes
+        .filter(({ delivery }) => delivery.failing_since !== null)
+        .map(({ delivery }) => delivery.endpoint_id),
+    );
+    if (recovered.size > 0) {
       await trx
-        .updateTable("webhook_deliveries")
-        .set({
-          state: "succeeded",
-          attempts: sql`attempts + 1`,
-          next_attempt_at: null,
-          lease_owner: null,
-          lease_until: null,
-          updated_at: now,
-        })
-        .where(
-          "id",
-          "in",
-          successes.map(({ delivery }) => delivery.id),
-        )
-        .where("lease_owner", "=", owner)
-        .where("state", "=", sql.lit("pending"))
+        .updateTable("webhook_endpoints")
+        .set({ failing_since: null })
+        .where("id", "in", [...recovered])
         .execute();
-      // One success ends an endpoint's run of failures.
-      const recovered = [
-        ...new Set(
-          successes
-            .filter(({ delivery }) => delivery.failing_since !== null)
-            .map(({ delivery }) => delivery.endpoint_id),
-        ),
-      ];
-      if (recovered.length > 0) {
-        await trx
-          .updateTable("webhook_endpoints")
-          .set({ failing_since: null })
-          .where("id", "in", recovered)
-          .execute();
-      }
     }
     for (const failure of failures) await recordFailure(ctx, trx, owner, failure, now);
   });
@@ -128,6 +110,23 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
   ctx.metrics.webhookAttempts("retrying", retrying);
   ctx.metrics.webhookAttempts("gave_up", failures.length - retrying);
 }
+
+/** Deliveries that succeeded, of those the worker (`owner`) still holds, by id. */
+const markSucceeded = prepareForIds<{ owner: string; now: string }, never>((db, param, ids) =>
+  db
+    .updateTable("webhook_deliveries")
+    .set({
+      state: "succeeded",
+      attempts: sql`attempts + 1`,
+      next_attempt_at: null,
+      lease_owner: null,
+      lease_until: null,
+      updated_at: param("now"),
+    })
+    .where("id", "in", ids)
+    .where("lease_owner", "=", param("owner"))
+    .where("state", "=", sql.lit("pending")),
+);
 
 /** Seconds until the next attempt after a failed one, or `undefined` when the schedule is used up. */
 function retryDelayAfter(ctx: AppContext, delivery: Outcome["delivery"]): number | undefined {
