@@ -1,26 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { down, up } from "../src/db/migrations/2026-11-25T0010-lean-indexes.js";
-import { openTestContext } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, indexDefinition, type TestDatabase } from "./helpers/database.js";
+import { contextPerTest } from "./helpers/context.js";
+import { DIALECTS, indexDefinition } from "./helpers/database.js";
 
 /* The queue and OTP fallback indexes hold only the rows their readers look for; down restores them whole. */
 
 describe.each(DIALECTS)("the lean-indexes migration on %s", (dialect) => {
-  let database: TestDatabase | undefined;
-  let ctx: AppContext | undefined;
-
-  afterEach(async () => {
-    await ctx?.close();
-    await database?.drop();
-    [ctx, database] = [undefined, undefined];
-  });
+  const fresh = contextPerTest(dialect);
 
   const definition = (db: AppContext["db"], index: string) => indexDefinition(db, dialect, index);
 
   it("makes both indexes partial, and down makes them whole again", async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url);
+    const ctx = await fresh.open();
     const { db } = ctx;
     const partial = async () => ({
       queue: await definition(db, "messages_queue_idx"),

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { down, up } from "../src/db/migrations/2026-11-26T0011-otp-latest-index.js";
-import { openTestContext } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, indexDefinition, type TestDatabase } from "./helpers/database.js";
+import { contextPerTest } from "./helpers/context.js";
+import { DIALECTS, indexDefinition } from "./helpers/database.js";
 
 /* A number's OTPs are indexed in the order a verification looks for the latest; down restores the old index. */
 
@@ -11,14 +11,7 @@ const LATEST_OTP = `select * from otps where account_id = ? and environment = ? 
   order by created_at desc, id desc limit 1`;
 
 describe.each(DIALECTS)("the OTP latest-index migration on %s", (dialect) => {
-  let database: TestDatabase | undefined;
-  let ctx: AppContext | undefined;
-
-  afterEach(async () => {
-    await ctx?.close();
-    await database?.drop();
-    [ctx, database] = [undefined, undefined];
-  });
+  const fresh = contextPerTest(dialect);
 
   /** The index's columns, as `(a,b,…)`. */
   async function columnsOf(db: AppContext["db"]): Promise<string> {
@@ -34,8 +27,7 @@ describe.each(DIALECTS)("the OTP latest-index migration on %s", (dialect) => {
   }
 
   it("indexes a number's OTPs by creation time, then id, and down drops the id again", async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url);
+    const ctx = await fresh.open();
     const { db } = ctx;
     expect(await columnsOf(db)).toBe("(account_id,environment,recipient,created_at,id)");
     if (dialect === "sqlite") expect(await sortsForLatest(db)).toBe(false);

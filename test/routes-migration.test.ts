@@ -1,27 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { AppContext } from "../src/context.js";
+import { describe, expect, it } from "vitest";
 import { down, up } from "../src/db/migrations/2026-11-23T0009-message-routes.js";
 import { applyReceipt } from "../src/delivery/receipts.js";
 import { queuedMessage } from "../src/sms/messages.js";
-import { openTestContext } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { contextPerTest } from "./helpers/context.js";
+import { DIALECTS } from "./helpers/database.js";
 import { createTestAccount } from "./helpers/fixtures.js";
 
 /* The upgrade to carrier routes keeps the receipts of messages already out on the old single SMPP link. */
 
 describe.each(DIALECTS)("the message-routes migration on %s", (dialect) => {
-  let database: TestDatabase | undefined;
-  let ctx: AppContext | undefined;
-
-  afterEach(async () => {
-    await ctx?.close();
-    await database?.drop();
-    [ctx, database] = [undefined, undefined];
-  });
+  const fresh = contextPerTest(dialect);
 
   it("moves parts awaiting a receipt to the route default, where their receipts still match", async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url);
+    const ctx = await fresh.open();
     const accountId = await createTestAccount(ctx);
     await down(ctx.db);
 

@@ -1,10 +1,12 @@
+import { afterEach } from "vitest";
 import type { Clock } from "../../src/clock.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { type AppContext, createContext } from "../../src/context.js";
-import type { Channel, Environment } from "../../src/db/schema.js";
+import type { Channel, Dialect, Environment } from "../../src/db/schema.js";
 import type { Carriers } from "../../src/delivery/carrier.js";
 import { createCarriers } from "../../src/delivery/carriers/wiring.js";
 import { createLogger, type Logger } from "../../src/logger.js";
+import { createTestDatabase, type TestDatabase } from "./database.js";
 
 export const TEST_SECRET = "test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -64,6 +66,27 @@ export function testCarriers(ctx: AppContext): Carriers {
   const wiring = carrierWiring.get(ctx);
   if (!wiring) throw new Error("testCarriers needs a context from openTestContext");
   return createCarriers(ctx, wiring.config, wiring.liveCarriers);
+}
+
+/**
+ * A new database and context for each test that asks (migration tests go up and down, so they
+ * share nothing): `open()` makes them, and both are closed and dropped after the test.
+ */
+export function contextPerTest(dialect: Dialect): { open: () => Promise<AppContext> } {
+  let database: TestDatabase | undefined;
+  let ctx: AppContext | undefined;
+  afterEach(async () => {
+    await ctx?.close();
+    await database?.drop();
+    [ctx, database] = [undefined, undefined];
+  });
+  return {
+    open: async () => {
+      database = await createTestDatabase(dialect);
+      ctx = await openTestContext(database.url);
+      return ctx;
+    },
+  };
 }
 
 export type { Environment };
