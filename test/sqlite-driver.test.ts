@@ -169,6 +169,47 @@ describe("SQLite group commit", () => {
     await read;
     expect(seen).toEqual([]);
   });
+
+  describe("reads outside a transaction", () => {
+    /** A connection of another process, which writes. */
+    let other: SqliteDatabase.Database;
+    beforeAll(() => {
+      other = new SqliteDatabase(path, { timeout: 5000 });
+    });
+    afterAll(() => other?.close());
+
+    const labelsFrom = async (first: number) =>
+      (
+        await db
+          .selectFrom("items")
+          .select("label")
+          .where("id", ">=", first)
+          .where("id", "<", first + 10)
+          .orderBy("id")
+          .execute()
+      ).map((row) => row.label);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+    it("share one snapshot within a turn of the event loop, and see other processes' commits from the next", async () => {
+      await nextTurn();
+      expect(await labelsFrom(90800)).toEqual([]);
+      other.prepare("insert into items (id, label) values (90800, 'from another process')").run();
+      // The turn's reads share one read transaction (one set of locks), so they see one snapshot.
+      expect(await labelsFrom(90800)).toEqual([]);
+      await nextTurn();
+      expect(await labelsFrom(90800)).toEqual(["from another process"]);
+    });
+
+    it("give way to a write in the same turn, even when another process has committed since they read", async () => {
+      await nextTurn();
+      expect(await labelsFrom(90810)).toEqual([]);
+      other.prepare("insert into items (id, label) values (90810, 'from another process')").run();
+      // The write cannot run in the read's snapshot, which is older than the other's commit.
+      await db.insertInto("items").values({ id: 90811, label: "after a read" }).execute();
+      expect(committedIds("items")).toEqual(expect.arrayContaining([90810, 90811]));
+      expect(await labelsFrom(90810)).toEqual(["from another process", "after a read"]);
+    });
+  });
 });
 
 describe("opening a SQLite file", () => {

@@ -14,6 +14,8 @@
  *   and is answered once the group has committed, like any transaction.
  * - A plain read may run inside an open group and see its transactions' work, which is committed
  *   unless the COMMIT itself fails (a disk error), when every writer of the group is told so.
+ * - Plain reads while no group is open share a read transaction until the event loop's turn ends
+ *   or a write begins: they see the database as the turn's first read found it.
  */
 
 import { resolve } from "node:path";
@@ -126,6 +128,8 @@ export class GroupCommitSqliteDriver implements Driver {
   #group: Group | undefined;
   #inTransaction = false;
   #idleCommitScheduled = false;
+  /** A read transaction is open (`#readOutsideTransaction`). */
+  #readOpen = false;
   #walSync: WalSync | undefined;
   readonly #options: SqliteDriverOptions;
   #checkpointer: WalCheckpointer | undefined;
@@ -231,6 +235,7 @@ export class GroupCommitSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    this.#endRead();
     if (this.#group) this.#commitGroup();
     await this.#walSync?.close();
     await this.#checkpointer?.close();
@@ -244,7 +249,7 @@ export class GroupCommitSqliteDriver implements Driver {
     if (inTransaction) return this.#inTransaction ? this.#run<R>(query) : undefined;
     if (!SelectQueryNode.is(query.query) || !this.#mutex.tryLock()) return undefined;
     try {
-      return this.#run<R>(query);
+      return this.#readOutsideTransaction<R>(query);
     } finally {
       this.#mutex.unlock();
     }
@@ -253,7 +258,8 @@ export class GroupCommitSqliteDriver implements Driver {
   /** Runs one statement for the holder of `lease`. */
   async execute<R>(lease: Lease, compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     if (lease.ended) throw new Error("a statement after its connection was released");
-    if (this.#inTransaction || SelectQueryNode.is(compiledQuery.query)) return this.#run<R>(compiledQuery);
+    if (this.#inTransaction) return this.#run<R>(compiledQuery);
+    if (SelectQueryNode.is(compiledQuery.query)) return this.#readOutsideTransaction<R>(compiledQuery);
     // A write on its own: a transaction of one statement, in the group like any other.
     this.#openGroup();
     this.#exec("savepoint grouped_transaction");
@@ -281,8 +287,30 @@ export class GroupCommitSqliteDriver implements Driver {
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
+  /**
+   * A read outside the transactions. On its own, each read would take and drop SQLite's read
+   * locks, system calls on the file and its shared memory that cost more than a small indexed
+   * read; so the first read of a turn of the event loop opens a read transaction, which the reads
+   * after it share until the turn ends or a write begins. No snapshot is older than one turn.
+   */
+  #readOutsideTransaction<R>(query: CompiledQuery): QueryResult<R> {
+    if (!this.#group && !this.#readOpen) {
+      this.#exec("begin");
+      this.#readOpen = true;
+      setImmediate(() => this.#endRead());
+    }
+    return this.#run<R>(query);
+  }
+
+  #endRead(): void {
+    if (!this.#readOpen) return;
+    this.#readOpen = false;
+    this.#exec("commit");
+  }
+
   #openGroup(): void {
     if (this.#group) return;
+    this.#endRead();
     // IMMEDIATE takes the write lock up front: other processes wait on busy_timeout instead
     // of failing with SQLITE_BUSY when a read turns into a write.
     this.#exec("begin immediate");
