@@ -61,6 +61,36 @@ describe.each(DIALECTS)("insertRows on %s", (dialect) => {
       );
     }
   });
+
+  it("leaves out the rows whose unique value is taken, with skipConflictsOn, and inserts the others", async () => {
+    const account = (id: string, email: string) => ({
+      id,
+      email,
+      password_hash: "not a hash",
+      created_at: "2026-01-01T00:00:00.000Z",
+    });
+    await ctx.db
+      .transaction()
+      .execute((trx) => insertRows(trx, "accounts", [account("acct_taken", "first@example.com")]));
+    const rows = [account("acct_taken", "second@example.com"), account("acct_new", "third@example.com")];
+    await ctx.db.transaction().execute((trx) => insertRows(trx, "accounts", rows, { skipConflictsOn: "id" }));
+    const stored = await ctx.db
+      .selectFrom("accounts")
+      .select(["id", "email"])
+      .where("id", "in", ["acct_taken", "acct_new"])
+      .orderBy("id")
+      .execute();
+    expect(stored).toEqual([
+      { id: "acct_new", email: "third@example.com" },
+      { id: "acct_taken", email: "first@example.com" },
+    ]);
+    // Without it, the taken id fails the insert.
+    await expect(
+      ctx.db
+        .transaction()
+        .execute((trx) => insertRows(trx, "accounts", [account("acct_taken", "x@example.com")])),
+    ).rejects.toThrow();
+  });
 });
 
 function byKey(a: { key: string }, b: { key: string }): number {

@@ -2,6 +2,8 @@ import {
   type Compilable,
   type CompiledQuery,
   type Insertable,
+  type InsertQueryBuilder,
+  type InsertResult,
   PostgresAdapter,
   type QueryResult,
 } from "kysely";
@@ -190,12 +192,19 @@ const multiRowInserts = new Map<string, PreparedQuery<unknown[], never>>();
 /**
  * Inserts `rows` into `table` in a few multi-row statements (`inChunks`), each compiled once
  * (see `preparedInsert`). Rows whose columns differ, or leave one `undefined`, go through Kysely.
+ * With `skipConflictsOn`, a row whose value of that unique column is already taken is left out.
  */
 export async function insertRows<T extends TableName>(
   db: DbOrTrx,
   table: T,
   rows: ReadonlyArray<Insertable<Database[T]>>,
+  options: { skipConflictsOn?: string } = {},
 ): Promise<void> {
+  const { skipConflictsOn } = options;
+  const onConflict = (insert: InsertQueryBuilder<Database, T, InsertResult>) =>
+    skipConflictsOn === undefined
+      ? insert
+      : insert.onConflict((oc) => oc.column(skipConflictsOn as never).doNothing());
   for (const chunk of inChunks(rows as ReadonlyArray<Record<string, unknown>>)) {
     const columns = Object.keys(chunk[0] ?? {});
     const uniform = chunk.every(
@@ -203,26 +212,25 @@ export async function insertRows<T extends TableName>(
         Object.keys(row).length === columns.length && columns.every((column) => row[column] !== undefined),
     );
     if (!uniform) {
-      await db
-        .insertInto(table)
-        .values(chunk as never)
-        .execute();
+      await onConflict(db.insertInto(table).values(chunk as never)).execute();
       continue;
     }
-    const key = `${table}:${chunk.length}:${columns.join(",")}`;
+    const key = `${table}:${chunk.length}:${columns.join(",")}:${skipConflictsOn ?? ""}`;
     let insert = multiRowInserts.get(key);
     if (!insert) {
       const width = columns.length;
       insert = prepareQuery<unknown[], never>((db, param) =>
-        db
-          .insertInto(table)
-          .values(
-            chunk.map((_, row) =>
-              Object.fromEntries(
-                columns.map((column, i) => [column, param(String(row * width + i) as never)]),
-              ),
-            ) as never,
-          ),
+        onConflict(
+          db
+            .insertInto(table)
+            .values(
+              chunk.map((_, row) =>
+                Object.fromEntries(
+                  columns.map((column, i) => [column, param(String(row * width + i) as never)]),
+                ),
+              ) as never,
+            ),
+        ),
       );
       multiRowInserts.set(key, insert);
     }

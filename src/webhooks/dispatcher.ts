@@ -1,8 +1,10 @@
 import { sql } from "kysely";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { prepareQuery } from "../db/prepared.js";
 import { claimDueWebhookDeliveries } from "../db/queue-claims.js";
 import { rowLimit } from "../db/row-limit.js";
+import type { DbOrTrx } from "../db/schema.js";
 import { QueueSignal } from "../delivery/queue-signal.js";
 import { unseal } from "../otp/codes.js";
 import { type ClaimedDelivery, endUnsent, loadDeliveries } from "./deliveries.js";
@@ -39,6 +41,20 @@ export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "owner" | "maxI
 
 /** How long a dispatcher whose endpoints are all busy waits before looking for others' deliveries. */
 const BUSY_RECHECK_MS = 250;
+
+/** The due deliveries that no one holds a lease on. */
+function dueDeliveries(db: DbOrTrx, now: string) {
+  return db
+    .selectFrom("webhook_deliveries")
+    .select("id")
+    .where("state", "=", sql.lit("pending"))
+    .where("next_attempt_at", "<=", now)
+    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]));
+}
+
+const aDueDelivery = prepareQuery<{ now: string }, { id: string }>((db, param) =>
+  dueDeliveries(db, param("now")).limit(rowLimit(1)),
+);
 
 export interface RunningDispatcher {
   /** Stops claiming and waits for the requests in flight (each bounded by WEBHOOK_TIMEOUT_MS). */
@@ -97,14 +113,14 @@ export function startWebhookDispatcher(
     const now = isoNow(ctx.clock);
     // Most polls find nothing due: a plain read keeps them from taking SQLite's write lock,
     // which the CLI and the other writers of the file need.
-    let due = ctx.db
-      .selectFrom("webhook_deliveries")
-      .select("id")
-      .where("state", "=", sql.lit("pending"))
-      .where("next_attempt_at", "<=", now)
-      .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]));
-    if (full.length > 0) due = due.where("endpoint_id", "not in", full);
-    if (!(await due.limit(rowLimit(1)).executeTakeFirst())) {
+    const due =
+      full.length === 0
+        ? (await aDueDelivery.execute(ctx.db, { now })).rows[0]
+        : await dueDeliveries(ctx.db, now)
+            .where("endpoint_id", "not in", full)
+            .limit(rowLimit(1))
+            .executeTakeFirst();
+    if (!due) {
       if (full.length > 0) nothingBesides = { key: busyKey, until: Date.now() + BUSY_RECHECK_MS };
       return false;
     }

@@ -1,11 +1,10 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { inChunks, insertRows, prepareForIds, prepareQuery, withIds } from "../db/prepared.js";
 import { claimEventsToFanOut } from "../db/queue-claims.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { WebhookDeliveriesTable } from "../db/schema.js";
 import { subscribesTo } from "./endpoints.js";
-
-const INSERT_CHUNK = 500;
 
 /** The id of the one delivery of `eventId` to `endpointId`. */
 export function deliveryId(endpointId: string, eventId: string): string {
@@ -20,12 +19,7 @@ export function deliveryId(endpointId: string, eventId: string): string {
  */
 export async function relayEvents(ctx: AppContext, limit: number): Promise<number> {
   // Most polls find nothing: a plain read keeps them from opening a write transaction.
-  const waiting = await ctx.db
-    .selectFrom("events")
-    .select("id")
-    .where("fanned_out_at", "is", null)
-    .limit(rowLimit(1))
-    .executeTakeFirst();
+  const [waiting] = (await anEventToRelay.execute(ctx.db, {})).rows;
   if (!waiting) return 0;
 
   return ctx.db.transaction().execute(async (trx) => {
@@ -53,25 +47,24 @@ export async function relayEvents(ctx: AppContext, limit: number): Promise<numbe
         deliveries.push(pendingDelivery(endpoint.id, event.id, now));
       }
     }
-    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto("webhook_deliveries")
-        .values(deliveries.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) => oc.column("id").doNothing())
-        .execute();
+    await insertRows(trx, "webhook_deliveries", deliveries, { skipConflictsOn: "id" });
+    for (const chunk of inChunks(events.map((event) => event.id))) {
+      await markRelayed(chunk.length).execute(trx, withIds({ now }, chunk));
     }
-    await trx
-      .updateTable("events")
-      .set({ fanned_out_at: now })
-      .where(
-        "id",
-        "in",
-        events.map((event) => event.id),
-      )
-      .execute();
     return events.length;
   });
 }
+
+const anEventToRelay = prepareQuery<object, { id: string }>((db) =>
+  db.selectFrom("events").select("id").where("fanned_out_at", "is", null).limit(rowLimit(1)),
+);
+
+const markRelayed = prepareForIds<{ now: string }, never>((db, param, ids) =>
+  db
+    .updateTable("events")
+    .set({ fanned_out_at: param("now") })
+    .where("id", "in", ids),
+);
 
 export function pendingDelivery(endpointId: string, eventId: string, now: string): WebhookDeliveriesTable {
   return {
