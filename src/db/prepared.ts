@@ -198,7 +198,7 @@ export async function insertRows<T extends TableName>(
   db: DbOrTrx,
   table: T,
   rows: ReadonlyArray<Insertable<Database[T]>>,
-  options: { skipConflictsOn?: string } = {},
+  options: { skipConflictsOn?: keyof Database[T] & string } = {},
 ): Promise<void> {
   const { skipConflictsOn } = options;
   const onConflict = (insert: InsertQueryBuilder<Database, T, InsertResult>) =>
