@@ -9,6 +9,7 @@ import { recordEvent } from "../src/events/outbox.js";
 import type { App } from "../src/http/types.js";
 import { type RunningDispatcher, startWebhookDispatcher } from "../src/webhooks/dispatcher.js";
 import { ALL_EVENTS, createEndpoint } from "../src/webhooks/endpoints.js";
+import { createOutcomeWriter } from "../src/webhooks/outcomes.js";
 import { relayEvents } from "../src/webhooks/relay.js";
 import { DEFAULT_WEBHOOK_CONCURRENCY } from "../src/webhooks/settings.js";
 import type { HostLookup } from "../src/webhooks/ssrf.js";
@@ -219,6 +220,31 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
     await waitFor(async () => hooks.received.length >= 1 && (await relayedAt(waiting.id)) !== null, 5_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(hooks.received.map((request) => verify(endpoint.secret, request).id)).toEqual([delivered.id]);
+  });
+
+  it("writes the outcomes that come within the gather time of the first in one transaction", async () => {
+    const { addEndpoint, attempts } = await account();
+    const endpoint = await addEndpoint("http://127.0.0.1:9/gathered");
+    const writeOutcome = createOutcomeWriter(ctx, "wkr_gather", 100);
+    const outcome = (n: number) =>
+      writeOutcome({
+        delivery: {
+          id: `${endpoint.id}:evt_gather_${n}`,
+          endpoint_id: endpoint.id,
+          event_id: `evt_gather_${n}`,
+          attempts: 0,
+          type: "sms.delivered",
+          failing_since: null,
+        },
+        result: { statusCode: 200, error: null, durationMs: 1 },
+      });
+    const first = outcome(1);
+    // Another turn of the event loop, 20 ms on: one transaction still, so one time for both.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.all([first, outcome(2)]);
+    const written = await attempts(endpoint.id);
+    expect(written.map((attempt) => attempt.event_id).sort()).toEqual(["evt_gather_1", "evt_gather_2"]);
+    expect(new Set(written.map((attempt) => attempt.created_at)).size).toBe(1);
   });
 
   it("claims no more of an endpoint than the worker has room for, oldest first, from the candidates only", async () => {

@@ -13,6 +13,13 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 export const GONE_STATUS = 410;
 /** Outcomes written per transaction at most. */
 const MAX_BATCH = 500;
+/**
+ * How long outcomes wait for others before they are written. An endpoint's request slot is free
+ * once it has answered, so the wait holds up no request; it only makes the transactions fewer and
+ * larger. Measured alone (30,000 deliveries to one endpoint), 3 ms took about 10% off the CPU
+ * per delivery; 10 ms no more.
+ */
+export const OUTCOME_GATHER_MS = 3;
 
 /** What an attempt at a claimed delivery came to. */
 export interface Outcome {
@@ -25,14 +32,26 @@ export function succeeded(result: PostResult): boolean {
 }
 
 /**
- * Writes outcomes as they come, many to a transaction: those that arrive while one is being
- * written go in the next. Each call resolves once its outcome is committed.
+ * Writes outcomes many to a transaction: those that arrive within `gatherMs` of the first, or
+ * while one is being written, go together. Each call resolves once its outcome is committed.
  */
-export function createOutcomeWriter(ctx: AppContext, owner: string): (outcome: Outcome) => Promise<void> {
+export function createOutcomeWriter(
+  ctx: AppContext,
+  owner: string,
+  gatherMs = OUTCOME_GATHER_MS,
+): (outcome: Outcome) => Promise<void> {
   const waiting: Array<{ outcome: Outcome; resolve: () => void; reject: (error: unknown) => void }> = [];
   let busy = false;
+  let scheduled = false;
+
+  const schedule = () => {
+    if (busy || scheduled || waiting.length === 0) return;
+    scheduled = true;
+    setTimeout(writeNext, gatherMs);
+  };
 
   const writeNext = () => {
+    scheduled = false;
     if (busy || waiting.length === 0) return;
     busy = true;
     const batch = waiting.splice(0, MAX_BATCH);
@@ -51,15 +70,14 @@ export function createOutcomeWriter(ctx: AppContext, owner: string): (outcome: O
       )
       .finally(() => {
         busy = false;
-        writeNext();
+        schedule();
       });
   };
 
   return (outcome) =>
     new Promise<void>((resolve, reject) => {
       waiting.push({ outcome, resolve, reject });
-      // Gather what else finishes in this turn of the event loop.
-      if (waiting.length === 1) setImmediate(writeNext);
+      schedule();
     });
 }
 
