@@ -16,8 +16,8 @@ const MAX_BATCH = 500;
 /**
  * How long outcomes wait for others before they are written. An endpoint's request slot is free
  * once it has answered, so the wait holds up no request; it only makes the transactions fewer and
- * larger. Measured alone (30,000 deliveries to one endpoint), 3 ms took about 10% off the CPU
- * per delivery; 10 ms no more.
+ * larger. The dispatcher alone (30,000 deliveries to one endpoint) went from 166–171 to 125–161
+ * µs of CPU a delivery; 10 ms did no better than 3.
  */
 export const OUTCOME_GATHER_MS = 3;
 
