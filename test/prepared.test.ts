@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
-import { inChunks, insertRows } from "../src/db/prepared.js";
+import { executeForIds, inChunks, insertRows, prepareForIds } from "../src/db/prepared.js";
 import { openTestContext } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 
@@ -60,6 +60,29 @@ describe.each(DIALECTS)("insertRows on %s", (dialect) => {
         [...rows].sort(byKey),
       );
     }
+  });
+
+  it("runs a query for ids over every chunk of them, with the same parameters, and answers all their rows", async () => {
+    const keys = Array.from({ length: 300 }, (_, index) => `for-ids:${index}`);
+    const expiresAt = new Date(Date.UTC(2027, 0, 1)).toISOString();
+    const rows = keys.map((key) => ({
+      key,
+      window_start: "2026-01-01T00:00:00.000Z",
+      count: 1,
+      expires_at: expiresAt,
+    }));
+    await ctx.db.transaction().execute((trx) => insertRows(trx, "rate_limit_counters", rows));
+    const countersWithKeys = prepareForIds<{ expiresAt: string }, { key: string }>((db, param, ids) =>
+      db
+        .selectFrom("rate_limit_counters")
+        .select("key")
+        .where("key", "in", ids)
+        .where("expires_at", "=", param("expiresAt")),
+    );
+    const asked = [...keys.slice(0, 297), "for-ids:none"];
+    const found = await executeForIds(ctx.db, countersWithKeys, { expiresAt }, asked);
+    expect(found.map((row) => row.key).sort()).toEqual(keys.slice(0, 297).sort());
+    expect(await executeForIds(ctx.db, countersWithKeys, { expiresAt: "another" }, keys)).toEqual([]);
   });
 
   it("leaves out the rows whose unique value is taken, with skipConflictsOn, and inserts the others", async () => {

@@ -107,8 +107,25 @@ export function prepareForIds<P extends object, R>(
   };
 }
 
+/**
+ * Runs a query of `prepareForIds` for all of `ids`, in chunks (`inChunks`), each with `params`;
+ * answers the rows of every chunk.
+ */
+export async function executeForIds<P extends object, R>(
+  db: DbOrTrx,
+  query: (count: number) => PreparedQuery<P & IdParams, R>,
+  params: P,
+  ids: readonly string[],
+): Promise<R[]> {
+  const rows: R[] = [];
+  for (const chunk of inChunks(ids)) {
+    rows.push(...(await query(chunk.length).execute(db, withIds(params, chunk))).rows);
+  }
+  return rows;
+}
+
 /** `params` with `ids` as `id0`, `id1`, … for a query of `prepareForIds`. */
-export function withIds<P extends object>(params: P, ids: readonly string[]): P & IdParams {
+function withIds<P extends object>(params: P, ids: readonly string[]): P & IdParams {
   const bound: Record<string, unknown> = { ...(params as Record<string, unknown>) };
   ids.forEach((id, index) => {
     bound[`id${index}`] = id;

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { inChunks, prepareForIds, prepareQuery, withIds } from "../db/prepared.js";
+import { executeForIds, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { CarrierMessagesTable, Database, MessagesTable } from "../db/schema.js";
 import { recordMessageEvent, recordMessageEvents } from "../events/emit.js";
 import { inBursts } from "./bursts.js";
@@ -48,20 +48,13 @@ export function applyReceipts(ctx: AppContext, receipts: readonly Receipt[]): Pr
     }
     const messageIds = [...completedAt.keys()];
     const parts = new Map<string, Array<Pick<CarrierMessagesTable, "carrier_message_id" | "status">>>();
-    for (const chunk of inChunks(messageIds)) {
-      const { rows } = await partsOfMessages(chunk.length).execute(trx, withIds({}, chunk));
-      for (const { message_id, ...part } of rows) {
-        const ofMessage = parts.get(message_id);
-        if (ofMessage) ofMessage.push(part);
-        else parts.set(message_id, [part]);
-      }
+    for (const { message_id, ...part } of await executeForIds(trx, partsOfMessages, {}, messageIds)) {
+      const ofMessage = parts.get(message_id);
+      if (ofMessage) ofMessage.push(part);
+      else parts.set(message_id, [part]);
     }
     const complete = messageIds.filter((id) => parts.get(id)?.every((part) => part.status === "delivered"));
-    const delivered: MessagesTable[] = [];
-    for (const chunk of inChunks(complete)) {
-      const { rows } = await markMessagesDelivered(chunk.length).execute(trx, withIds({ now }, chunk));
-      delivered.push(...rows);
-    }
+    const delivered = await executeForIds(trx, markMessagesDelivered, { now }, complete);
     delivered.sort((a, b) => (completedAt.get(a.id) ?? 0) - (completedAt.get(b.id) ?? 0));
     await recordMessageEvents(
       trx,

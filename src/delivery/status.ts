@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { inChunks, insertRows, prepareForIds, withIds } from "../db/prepared.js";
+import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
 import type { CarrierMessagesTable, Database, MessagesTable, SandboxMessagesTable } from "../db/schema.js";
 import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../events/emit.js";
 import { inboxRow } from "../sandbox/inbox.js";
@@ -163,12 +163,9 @@ async function acceptMessages(
   }
   const accepted = new Map<string, MessagesTable>();
   for (const { fields, claimed } of kinds.values()) {
-    for (const chunk of inChunks([...claimed.keys()])) {
-      const { rows } = await acceptMessagesOf(chunk.length).execute(trx, withIds(fields, chunk));
-      for (const { id } of rows) {
-        const message = claimed.get(id) as MessagesTable;
-        accepted.set(id, { ...message, ...acceptedColumns(fields), attempts: message.attempts + 1 });
-      }
+    for (const { id } of await executeForIds(trx, acceptMessagesOf, fields, [...claimed.keys()])) {
+      const message = claimed.get(id) as MessagesTable;
+      accepted.set(id, { ...message, ...acceptedColumns(fields), attempts: message.attempts + 1 });
     }
   }
   return accepted;

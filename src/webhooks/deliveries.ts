@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { inChunks, prepareForIds, withIds } from "../db/prepared.js";
+import { executeForIds, prepareForIds } from "../db/prepared.js";
 import type { Db, Environment, WebhookEndpointStatus } from "../db/schema.js";
 
 /** A leased delivery with its event and its endpoint: all an attempt needs. */
@@ -23,12 +23,8 @@ export interface ClaimedDelivery {
 }
 
 export async function loadDeliveries(db: Db, ids: string[]): Promise<Map<string, ClaimedDelivery>> {
-  const loaded = new Map<string, ClaimedDelivery>();
-  for (const chunk of inChunks(ids)) {
-    const { rows } = await deliveriesWithIds(chunk.length).execute(db, withIds({}, chunk));
-    for (const row of rows) loaded.set(row.id, row);
-  }
-  return loaded;
+  const rows = await executeForIds(db, deliveriesWithIds, {}, ids);
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 const deliveriesWithIds = prepareForIds<object, ClaimedDelivery>((db, _param, ids) =>

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { inChunks, insertRows, prepareForIds, withIds } from "../db/prepared.js";
+import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
 import type { Database, WebhookAttemptsTable } from "../db/schema.js";
 import { newId } from "../ids.js";
 import type { ClaimedDelivery } from "./deliveries.js";
@@ -105,9 +105,12 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
 
   await ctx.db.transaction().execute(async (trx) => {
     await insertRows(trx, "webhook_attempts", attempts);
-    for (const chunk of inChunks(successes.map(({ delivery }) => delivery.id))) {
-      await markSucceeded(chunk.length).execute(trx, withIds({ owner, now }, chunk));
-    }
+    await executeForIds(
+      trx,
+      markSucceeded,
+      { owner, now },
+      successes.map(({ delivery }) => delivery.id),
+    );
     // One success ends an endpoint's run of failures.
     const recovered = new Set(
       successes

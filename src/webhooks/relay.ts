@@ -1,6 +1,6 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { inChunks, insertRows, prepareForIds, prepareQuery, withIds } from "../db/prepared.js";
+import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/prepared.js";
 import { claimEventsToFanOut } from "../db/queue-claims.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { WebhookDeliveriesTable } from "../db/schema.js";
@@ -48,9 +48,12 @@ export async function relayEvents(ctx: AppContext, limit: number): Promise<numbe
       }
     }
     await insertRows(trx, "webhook_deliveries", deliveries, { skipConflictsOn: "id" });
-    for (const chunk of inChunks(events.map((event) => event.id))) {
-      await markRelayed(chunk.length).execute(trx, withIds({ now }, chunk));
-    }
+    await executeForIds(
+      trx,
+      markRelayed,
+      { now },
+      events.map((event) => event.id),
+    );
     return events.length;
   });
 }
