@@ -50,33 +50,60 @@ export class Window {
   }
 }
 
+/** Node's timers fire at whole milliseconds: a slot less than this ahead (in µs) is taken at once. */
+const TIMER_RESOLUTION_US = 1_000;
+
 /**
  * Spaces sends to at most `perSecond`, and can be held back for a while when the other side
- * says it is overloaded (SMPP throttling).
+ * says it is overloaded (SMPP throttling). Each send has a slot `1 / perSecond` after the one
+ * before, in whole microseconds rounded up, so the rate is never above `perSecond`. Those that
+ * must wait share one timer, which lets go at once all whose slots have come: their sends then
+ * start in the same turn of the event loop, and leave the socket in one write.
  */
 export class RateLimiter {
-  readonly #intervalMs: number;
-  #nextSlot = 0;
+  readonly #intervalUs: number;
+  #nextSlotUs = 0;
+  readonly #waiting: Array<{ slotUs: number; go: () => void }> = [];
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(perSecond: number) {
-    this.#intervalMs = 1000 / perSecond;
+    this.#intervalUs = Math.ceil(1_000_000 / perSecond);
   }
 
   /** Resolves when the caller may send. */
-  async take(): Promise<void> {
-    const now = Date.now();
-    const slot = Math.max(now, this.#nextSlot);
-    this.#nextSlot = slot + this.#intervalMs;
-    if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+  take(): Promise<void> {
+    const nowUs = Date.now() * 1000;
+    const slotUs = Math.max(nowUs, this.#nextSlotUs);
+    this.#nextSlotUs = slotUs + this.#intervalUs;
+    if (slotUs - nowUs < TIMER_RESOLUTION_US && this.#waiting.length === 0) return Promise.resolve();
+    return new Promise<void>((go) => {
+      this.#waiting.push({ slotUs, go });
+      this.#arm();
+    });
+  }
+
+  #arm(): void {
+    const first = this.#waiting[0];
+    if (this.#timer || !first) return;
+    this.#timer = setTimeout(() => this.#letGo(), (first.slotUs - Date.now() * 1000) / 1000);
+  }
+
+  #letGo(): void {
+    this.#timer = undefined;
+    const nowUs = Date.now() * 1000;
+    while ((this.#waiting[0]?.slotUs ?? Number.POSITIVE_INFINITY) - nowUs < TIMER_RESOLUTION_US) {
+      this.#waiting.shift()?.go();
+    }
+    this.#arm();
   }
 
   /** How long a send starting now would wait for its slot. */
   delayMs(): number {
-    return Math.max(0, this.#nextSlot - Date.now());
+    return Math.max(0, this.#nextSlotUs / 1000 - Date.now());
   }
 
   /** No send starts before `ms` from now. */
   holdFor(ms: number): void {
-    this.#nextSlot = Math.max(this.#nextSlot, Date.now() + ms);
+    this.#nextSlotUs = Math.max(this.#nextSlotUs, (Date.now() + ms) * 1000);
   }
 }
