@@ -43,6 +43,13 @@ declare module "smpp" {
     [key: string]: unknown;
   }
 
+  /** All that `Session.send` reads of a PDU: it sets a request's sequence_number, then writes its bytes. */
+  export interface OutgoingPdu {
+    sequence_number: number;
+    isResponse(): boolean;
+    toBuffer(): Buffer;
+  }
+
   export interface ConnectOptions {
     /** `smpp://host:port` or `ssmpp://host:port` (TLS). Note: the scheme is `ssmpp`, not `smpps`; credentials in it are ignored. */
     url?: string;
@@ -77,7 +84,7 @@ declare module "smpp" {
     /** Set on sessions created by a Server. */
     server?: Server;
     /** Request PDUs get the next sequence_number unless one is set; responses are written as-is. */
-    send(pdu: PDU, responseCallback?: PduCallback, sendCallback?: PduCallback): boolean;
+    send(pdu: PDU | OutgoingPdu, responseCallback?: PduCallback, sendCallback?: PduCallback): boolean;
     /** Reconnects a closed client session (same options). */
     connect(): void;
     /** `socket.end()`; callback on 'close'. */

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import smpp from "smpp";
+import smpp, { type OutgoingPdu } from "smpp";
 import { splitSms, toGsm7Septets } from "../../dlt/encoding.js";
 import type { Logger } from "../../logger.js";
 import type { OutboundMessage, Receipt } from "../carrier.js";
@@ -8,6 +8,7 @@ import { CircuitBreaker } from "./circuit-breaker.js";
 import { RateLimiter, Window } from "./flow-control.js";
 import type { SmppRoute } from "./smpp-config.js";
 import { parseReceiptText, toReceipt } from "./smpp-receipt.js";
+import { type SubmitSmFields, submitSmPdu } from "./submit-sm.js";
 
 const { errors } = smpp;
 /** The SMSC is overloaded or failing for now: another route, or a later try, may do. */
@@ -83,9 +84,6 @@ export class SmppRouteLink {
     this.#window = new Window(config.window);
     this.#rate = new RateLimiter(config.tps);
     this.#log = deps.log.child({ route: config.name });
-    for (const tag of [config.tlv.entityId, config.tlv.templateId, config.tlv.tm]) {
-      smpp.addTLV(tlvName(tag), { id: tag, type: smpp.types.tlv.buffer });
-    }
   }
 
   get bound(): boolean {
@@ -132,11 +130,11 @@ export class SmppRouteLink {
     const ids: string[] = [];
     let holding = true;
     try {
-      for (const params of this.#submitParams(message)) {
+      for (const part of this.#submitParts(message)) {
         if (!holding) await this.#window.acquire();
         holding = true;
         const session = this.#transmitter();
-        const answer: Answer = session ? await this.#submit(session, params) : { lost: "dropped" };
+        const answer: Answer = session ? await this.#submit(session, part) : { lost: "dropped" };
         this.#window.release();
         holding = false;
         const partial = ids.length > 0;
@@ -294,7 +292,7 @@ export class SmppRouteLink {
     sendInTurn(session, pdu.response());
   }
 
-  async #submit(session: Session, params: Record<string, unknown>): Promise<Answer> {
+  async #submit(session: Session, part: SubmitSmFields): Promise<Answer> {
     await this.#rate.take();
     return new Promise<Answer>((resolve) => {
       const settle: PendingSettle = Object.assign(
@@ -307,36 +305,40 @@ export class SmppRouteLink {
       );
       const timer = setTimeout(() => settle({ lost: "timeout" }), this.config.submitTimeoutMs);
       this.#pending.add(settle);
-      const sent = sendInTurn(session, new smpp.PDU("submit_sm", params), (pdu) => settle({ pdu }));
+      const sent = sendInTurn(session, submitSmPdu(part), (pdu) => settle({ pdu }));
       if (!sent) settle({ lost: "dropped" });
     });
   }
 
-  #submitParams(message: OutboundMessage): Array<Record<string, unknown>> {
+  #submitParts(message: OutboundMessage): SubmitSmFields[] {
     const { config } = this;
-    const base: Record<string, unknown> = {
-      source_addr: message.sender ?? "",
-      source_addr_ton: config.source.ton,
-      source_addr_npi: config.source.npi,
-      destination_addr: message.to.replace(/^\+/, ""),
-      dest_addr_ton: config.destination.ton,
-      dest_addr_npi: config.destination.npi,
-      registered_delivery: 1,
-      data_coding: message.encoding === "gsm7" ? 0 : 8,
-      [tlvName(config.tlv.entityId)]: Buffer.from(message.entityId ?? ""),
-      [tlvName(config.tlv.templateId)]: Buffer.from(message.templateId ?? ""),
-      ...(config.tmId ? { [tlvName(config.tlv.tm)]: Buffer.from(config.tmId) } : {}),
+    const tlvs = new Map<number, Buffer>([
+      [config.tlv.entityId, Buffer.from(message.entityId ?? "")],
+      [config.tlv.templateId, Buffer.from(message.templateId ?? "")],
+    ]);
+    if (config.tmId) tlvs.set(config.tlv.tm, Buffer.from(config.tmId));
+    const base = {
+      sourceAddr: message.sender ?? "",
+      sourceTon: config.source.ton,
+      sourceNpi: config.source.npi,
+      destinationAddr: message.to.replace(/^\+/, ""),
+      destTon: config.destination.ton,
+      destNpi: config.destination.npi,
+      registeredDelivery: 1,
+      dataCoding: message.encoding === "gsm7" ? 0 : 8,
+      tlvs,
     };
     const parts = splitSms(message.text);
-    if (parts.length === 1) return [{ ...base, short_message: encode(message.text, message.encoding) }];
+    if (parts.length === 1)
+      return [{ ...base, esmClass: 0, shortMessage: encode(message.text, message.encoding) }];
     const reference = randomInt(256);
     return parts.map((part, index) => ({
       ...base,
-      esm_class: ESM_CLASS_UDHI,
-      short_message: {
-        udh: Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]),
-        message: encode(part, message.encoding),
-      },
+      esmClass: ESM_CLASS_UDHI,
+      shortMessage: Buffer.concat([
+        Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]),
+        encode(part, message.encoding),
+      ]),
     }));
   }
 }
@@ -344,10 +346,6 @@ export class SmppRouteLink {
 /** A submit's response, or why none came: no answer in time, or the connection went first. */
 type Answer = { pdu: Pdu } | { lost: "timeout" | "dropped" };
 type PendingSettle = ((answer: Answer) => void) & { session: Session };
-
-function tlvName(tag: number): string {
-  return `dlt_tlv_${tag.toString(16)}`;
-}
 
 function encode(text: string, encoding: OutboundMessage["encoding"]): Buffer {
   return encoding === "gsm7" ? Buffer.from(toGsm7Septets(text)) : Buffer.from(text, "utf16le").swap16();
@@ -377,7 +375,11 @@ function sleep(ms: number): Promise<void> {
  * claimed batch together and receipts are answered in bursts, and the PDUs of one turn then
  * leave in one `writev`. Written one by one, each PDU cost a system call and a packet.
  */
-export function sendInTurn(session: Session, pdu: Pdu, onResponse?: (response: Pdu) => void): boolean {
+export function sendInTurn(
+  session: Session,
+  pdu: Pdu | OutgoingPdu,
+  onResponse?: (response: Pdu) => void,
+): boolean {
   const socket = session.socket;
   if (socket.writableCorked === 0) {
     socket.cork();
