@@ -5,8 +5,8 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getBalance, sumLedger } from "../src/accounts/ledger.js";
 import type { AppContext } from "../src/context.js";
-import { claimDueMessages } from "../src/db/queue-claims.js";
-import type { Environment, MessagesTable } from "../src/db/schema.js";
+import { type ClaimedMessage, claimDueMessages } from "../src/db/queue-claims.js";
+import type { Environment } from "../src/db/schema.js";
 import type { Carrier, OutboundMessage, SendResult } from "../src/delivery/carrier.js";
 import { createSandboxCarrier, SANDBOX_CARRIER } from "../src/delivery/carriers/sandbox.js";
 import { applyReceipt, applyReceipts, receiptsInBursts } from "../src/delivery/receipts.js";
@@ -56,7 +56,7 @@ class ScriptedCarrier implements Carrier {
 }
 
 /** What the worker hands a carrier for a queued SMS (no OTP: nothing sealed). */
-function sandboxOutbound(row: MessagesTable): OutboundMessage {
+function sandboxOutbound(row: ClaimedMessage): OutboundMessage {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -248,7 +248,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       return row;
     };
     /** One worker's delivery: the sandbox's answer, then recording it under that worker's lease. */
-    const deliverAs = async (owner: string, row: MessagesTable) => {
+    const deliverAs = async (owner: string, row: ClaimedMessage) => {
       const result = await createSandboxCarrier().send(sandboxOutbound(row));
       if (result.outcome !== "accepted") throw new Error(`not accepted: ${JSON.stringify(result)}`);
       const { carrierMessageIds, receipts, inbox } = result;
@@ -309,10 +309,10 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
     expect(claimed).toHaveLength(5);
     const rows = new Map(claimed.map((row) => [row.id, row]));
     const acceptanceOf = async (id: string, owner = "wkr_batch"): Promise<Acceptance> => {
-      const result = await createSandboxCarrier().send(sandboxOutbound(rows.get(id) as MessagesTable));
+      const result = await createSandboxCarrier().send(sandboxOutbound(rows.get(id) as ClaimedMessage));
       if (result.outcome !== "accepted") throw new Error(`not accepted: ${JSON.stringify(result)}`);
       const { outcome: _, ...accepted } = result;
-      return { message: rows.get(id) as MessagesTable, owner, carrier: SANDBOX_CARRIER, ...accepted };
+      return { message: rows.get(id) as ClaimedMessage, owner, carrier: SANDBOX_CARRIER, ...accepted };
     };
     const [a, b, c, d, e] = messages.map((message) => message.id) as [string, string, string, string, string];
     const accept = acceptancesInBursts(ctx);
@@ -390,7 +390,7 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
       .execute();
     const accept = acceptancesInBursts(ctx);
     const acceptance = (messageId: string, carrierMessageId: string): Acceptance => ({
-      message: claimed.find((row) => row.id === messageId) as MessagesTable,
+      message: claimed.find((row) => row.id === messageId) as ClaimedMessage,
       owner: "wkr_batch",
       carrier: SANDBOX_CARRIER,
       carrierMessageIds: [carrierMessageId],

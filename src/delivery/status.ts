@@ -3,6 +3,7 @@ import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
+import type { ClaimedMessage } from "../db/queue-claims.js";
 import type { CarrierMessagesTable, Database, MessagesTable, SandboxMessagesTable } from "../db/schema.js";
 import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../events/emit.js";
 import { inboxRow } from "../sandbox/inbox.js";
@@ -19,7 +20,7 @@ export interface Lease {
 /** A carrier's acceptance of a leased message (a `SendResult` of outcome `accepted`). */
 export interface Acceptance {
   /** The message as the worker claimed it. While leased, only its holder changes it. */
-  message: MessagesTable;
+  message: ClaimedMessage;
   /** The worker holding the message's lease. */
   owner: string;
   carrier: string;
@@ -144,7 +145,7 @@ async function acceptMessages(
   acceptances: readonly Acceptance[],
   now: string,
 ): Promise<Map<string, MessagesTable>> {
-  const kinds = new Map<string, { fields: AcceptedFields; claimed: Map<string, MessagesTable> }>();
+  const kinds = new Map<string, { fields: AcceptedFields; claimed: Map<string, ClaimedMessage> }>();
   for (const acceptance of acceptances) {
     const delivered = deliveredAtOnce(acceptance);
     const fields: AcceptedFields = {
@@ -164,8 +165,15 @@ async function acceptMessages(
   const accepted = new Map<string, MessagesTable>();
   for (const { fields, claimed } of kinds.values()) {
     for (const { id } of await executeForIds(trx, acceptMessagesOf, fields, [...claimed.keys()])) {
-      const message = claimed.get(id) as MessagesTable;
-      accepted.set(id, { ...message, ...acceptedColumns(fields), attempts: message.attempts + 1 });
+      const message = claimed.get(id) as ClaimedMessage;
+      accepted.set(id, {
+        ...message,
+        ...acceptedColumns(fields),
+        attempts: message.attempts + 1,
+        // Still queued when it was accepted, so it had reached no final status.
+        undelivered_at: null,
+        failed_at: null,
+      });
     }
   }
   return accepted;

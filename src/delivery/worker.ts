@@ -1,8 +1,7 @@
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { priorityLaneOf } from "../db/database.js";
-import { claimDueMessages } from "../db/queue-claims.js";
-import type { MessagesTable } from "../db/schema.js";
+import { type ClaimedMessage, claimDueMessages } from "../db/queue-claims.js";
 import { randomBase62 } from "../ids.js";
 import { tryUnseal } from "../otp/codes.js";
 import { startOtpExpirySweep } from "../otp/expiry.js";
@@ -62,7 +61,7 @@ export function startWorker(
         continue;
       }
       const queuedBefore = ctx.queue.version;
-      let batch: MessagesTable[];
+      let batch: ClaimedMessage[];
       try {
         batch = await claim(room);
       } catch (error) {
@@ -131,7 +130,7 @@ async function deliver(
   ctx: AppContext,
   carriers: Carriers,
   accept: (acceptance: Acceptance) => Promise<boolean>,
-  row: MessagesTable,
+  row: ClaimedMessage,
   owner: string,
   settings: WorkerOptions,
 ): Promise<void> {
@@ -197,7 +196,7 @@ async function deliver(
   await scheduleRetry(ctx, lease, error, backoffSeconds(row.attempts, result.retryAfterSeconds));
 }
 
-function carrierFor(carriers: Carriers, row: MessagesTable): Carrier | undefined {
+function carrierFor(carriers: Carriers, row: ClaimedMessage): Carrier | undefined {
   return row.environment === "sandbox" ? carriers.sandbox : carriers.live[row.channel];
 }
 
@@ -209,7 +208,7 @@ export function backoffSeconds(attempts: number, atLeast = 0): number {
 }
 
 /** What the carrier gets; `undefined` when the message's sealed part cannot be opened. */
-function toOutbound(ctx: AppContext, row: MessagesTable): OutboundMessage | undefined {
+function toOutbound(ctx: AppContext, row: ClaimedMessage): OutboundMessage | undefined {
   // An OTP message's real text and code travel sealed; the stored text has the code masked.
   const opened = row.sealed ? tryUnseal(ctx.secret, row.sealed) : undefined;
   if (row.sealed && opened === undefined) return undefined;
