@@ -165,15 +165,7 @@ async function acceptMessages(
   const accepted = new Map<string, MessagesTable>();
   for (const { fields, claimed } of kinds.values()) {
     for (const { id } of await executeForIds(trx, acceptMessagesOf, fields, [...claimed.keys()])) {
-      const message = claimed.get(id) as ClaimedMessage;
-      accepted.set(id, {
-        ...message,
-        ...acceptedColumns(fields),
-        attempts: message.attempts + 1,
-        // Still queued when it was accepted, so it had reached no final status.
-        undelivered_at: null,
-        failed_at: null,
-      });
+      accepted.set(id, acceptedRow(claimed.get(id) as ClaimedMessage, fields));
     }
   }
   return accepted;
@@ -187,6 +179,46 @@ interface AcceptedFields {
   carrier: string;
   route: string | null;
   now: string;
+}
+
+/**
+ * The row of a claimed message as its acceptance leaves it. Written out in full: a row spread
+ * from the claimed columns and grown key by key cost V8 a tenth of the worker's time.
+ */
+function acceptedRow(message: ClaimedMessage, fields: AcceptedFields): MessagesTable {
+  const changed = acceptedColumns(fields);
+  return {
+    id: message.id,
+    account_id: message.account_id,
+    environment: message.environment,
+    channel: message.channel,
+    recipient: message.recipient,
+    sender: message.sender,
+    template_id: message.template_id,
+    entity_id: message.entity_id,
+    reference: message.reference,
+    text: message.text,
+    encoding: message.encoding,
+    segments: message.segments,
+    cost: message.cost,
+    status: changed.status,
+    error_code: changed.error_code,
+    error_message: changed.error_message,
+    carrier: changed.carrier,
+    route: changed.route,
+    attempts: message.attempts + 1,
+    next_attempt_at: changed.next_attempt_at,
+    lease_until: changed.lease_until,
+    lease_owner: changed.lease_owner,
+    created_at: message.created_at,
+    submitted_at: changed.submitted_at,
+    delivered_at: changed.delivered_at,
+    // It was queued until now, so it had reached no final status.
+    undelivered_at: null,
+    failed_at: null,
+    updated_at: changed.updated_at,
+    sealed: changed.sealed,
+  };
 }
 
 /** What an acceptance writes to its message, but for `attempts`, which goes up by one. */
