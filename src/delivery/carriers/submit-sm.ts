@@ -28,8 +28,8 @@ const FIXED_BODY_BYTES = 15;
 
 /**
  * A `submit_sm` encoded at once, in the bytes the `smpp` library writes for the same fields.
- * The library's generic encoder walks every field of the PDU by name through its filters, which
- * cost as much CPU as the rest of a submit; this writes the one layout Dakiya sends.
+ * The library's generic encoder walks every field of the PDU by name through its filters, about
+ * a tenth of the worker's CPU while a queue drains; this writes the one layout Dakiya sends.
  */
 export function encodeSubmitSm(fields: SubmitSmFields, sequenceNumber = 0): Buffer {
   if (fields.shortMessage.length > MAX_SHORT_MESSAGE_BYTES)
