@@ -77,14 +77,15 @@ export function encodeSubmitSm(fields: SubmitSmFields, sequenceNumber = 0): Buff
  */
 export function submitSmPdu(fields: SubmitSmFields): OutgoingPdu {
   const encoded = encodeSubmitSm(fields);
-  return {
+  const pdu: OutgoingPdu = {
     sequence_number: 0,
     isResponse: () => false,
-    toBuffer() {
-      encoded.writeUInt32BE(this.sequence_number, SEQUENCE_OFFSET);
+    toBuffer: () => {
+      encoded.writeUInt32BE(pdu.sequence_number, SEQUENCE_OFFSET);
       return encoded;
     },
   };
+  return pdu;
 }
 
 // The library writes C strings as "ascii", which Node encodes as Latin-1: a byte a character.
