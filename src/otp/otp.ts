@@ -1,8 +1,8 @@
 import { sql, type Transaction } from "kysely";
 import { addSeconds, isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { commitInLane, sendLane } from "../db/flight-lanes.js";
 import {
-  commitInOneFlight,
   debitWithLedgerEntry,
   FlightRefused,
   type FlightStatement,
@@ -369,22 +369,24 @@ async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promis
     type: "otp.sent",
     data: otpView(otp, deliveries, now),
   });
-  const statements: FlightStatement[] = [statementOf(insertOtp.compile(ctx.db, otp))];
+  const own: FlightStatement[] = [statementOf(insertOtp.compile(ctx.db, otp))];
   if (message) {
-    statements.push(
+    own.push(
       statementOf(insertMessage.compile(ctx.db, message)),
       statementOf(insertOtpDelivery.compile(ctx.db, otpDeliveryRow(address, message, false))),
     );
   }
-  statements.push(statementOf(event.insert));
-  // The rows every send of the account shares come last: they stay locked only until the COMMIT
-  // right behind them.
-  for (const { key, limit, refusal } of hourlySendLimits(ctx, scope, request.to)) {
-    const hit = hitUnderLimitQuery(ctx.db, ctx.clock, key, limit, HOUR_SECONDS, SEND_BUCKET_SECONDS);
-    statements.push(guarded(hit, refusal));
-  }
+  own.push(statementOf(event.insert));
+  const [numberLimit, accountLimit] = hourlySendLimits(ctx, scope, request.to).map(
+    ({ key, limit, refusal }) =>
+      guarded(hitUnderLimitQuery(ctx.db, ctx.clock, key, limit, HOUR_SECONDS, SEND_BUCKET_SECONDS), refusal),
+  ) as [FlightStatement, FlightStatement];
+  own.push(numberLimit);
+  // The rows every send of the account shares: they stay locked only until the COMMIT right
+  // behind them, and a shared flight locks them once (src/db/flight-lanes.ts).
+  const shared: FlightStatement[] = [accountLimit];
   if (message && message.cost > 0) {
-    statements.push(
+    shared.push(
       debitWithLedgerEntry({
         id: newId("led"),
         accountId: scope.accountId,
@@ -397,7 +399,7 @@ async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promis
     );
   }
   try {
-    await commitInOneFlight(ctx.db, statements);
+    await commitInLane(ctx.db, sendLane(scope, request.to), { own, shared });
   } catch (error) {
     if (error instanceof FlightRefused || isUniqueViolation(error)) return undefined;
     throw error;

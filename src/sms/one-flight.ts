@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
-import { commitInOneFlight, debitWithLedgerEntry, FlightRefused, statementOf } from "../db/one-flight.js";
+import { commitInLane, sendLane } from "../db/flight-lanes.js";
+import { debitWithLedgerEntry, FlightRefused, statementOf } from "../db/one-flight.js";
 import type { MessagesTable } from "../db/schema.js";
 import { newId } from "../ids.js";
 import { insertMessage } from "./messages.js";
@@ -14,13 +15,12 @@ import { countSmsRecipientInFlight } from "./recipient-cap.js";
 export async function queueSmsInOneFlight(ctx: AppContext, row: MessagesTable): Promise<boolean> {
   if (ctx.dialect !== "postgres") return false;
   const scope = { accountId: row.account_id, environment: row.environment };
-  const statements = [
-    statementOf(insertMessage.compile(ctx.db, row)),
-    // The rows every send of the account shares come last: locked only until the COMMIT behind them.
-    countSmsRecipientInFlight(ctx, scope, row.recipient),
-  ];
+  const own = [statementOf(insertMessage.compile(ctx.db, row))];
+  // The rows every send of the account shares: locked only until the COMMIT behind them, and
+  // once by a shared flight (src/db/flight-lanes.ts).
+  const shared = [countSmsRecipientInFlight(ctx, scope, row.recipient)];
   if (row.cost > 0) {
-    statements.push(
+    shared.push(
       debitWithLedgerEntry({
         id: newId("led"),
         accountId: row.account_id,
@@ -33,7 +33,7 @@ export async function queueSmsInOneFlight(ctx: AppContext, row: MessagesTable): 
     );
   }
   try {
-    await commitInOneFlight(ctx.db, statements);
+    await commitInLane(ctx.db, sendLane(scope, row.recipient), { own, shared });
     return true;
   } catch (error) {
     if (error instanceof FlightRefused) return false;
