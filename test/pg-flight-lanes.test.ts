@@ -3,7 +3,12 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/database.js";
 import { commitInLane, type Lane } from "../src/db/flight-lanes.js";
-import { FlightRefused, type FlightStatement, guardedAfter } from "../src/db/one-flight.js";
+import {
+  commitInOneFlight,
+  FlightRefused,
+  type FlightStatement,
+  guardedAfter,
+} from "../src/db/one-flight.js";
 import type { Db } from "../src/db/schema.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 
@@ -144,6 +149,17 @@ describe.skipIf(!LIVE)("flight lanes on PostgreSQL", () => {
       await holder.end();
     }
     expect([...(await transactions()).values()].flat().sort()).toEqual(["a", "b", "c", "held"]);
+  });
+
+  it("a flight's statements are prepared on their connection, to be planned once there", async () => {
+    const preparedHere: FlightStatement = {
+      sql: `insert into lane_rows (name)
+        select 'prepared ' || count(*) from pg_prepared_statements where statement = $1`,
+      parameters: [insert("").sql],
+    };
+    await commitInOneFlight(db, [insert("first"), preparedHere]);
+    const names = [...(await transactions()).values()].flat();
+    expect(names).toEqual(["first", "prepared 1"]);
   });
 
   it("the lane is free again once its flights have landed", async () => {
