@@ -151,15 +151,17 @@ describe.skipIf(!LIVE)("flight lanes on PostgreSQL", () => {
     expect([...(await transactions()).values()].flat().sort()).toEqual(["a", "b", "c", "held"]);
   });
 
-  it("a flight's statements are prepared on their connection, to be planned once there", async () => {
+  it("statements that run again are prepared on their connection, to be planned once there", async () => {
     const preparedHere: FlightStatement = {
       sql: `insert into lane_rows (name)
         select 'prepared ' || count(*) from pg_prepared_statements where statement = $1`,
       parameters: [insert("").sql],
     };
-    await commitInOneFlight(db, [insert("first"), preparedHere]);
+    // A text is named from its second run on (src/db/pg-statements.ts).
+    await commitInOneFlight(db, [insert("first")]);
+    await commitInOneFlight(db, [insert("second"), preparedHere]);
     const names = [...(await transactions()).values()].flat();
-    expect(names).toEqual(["first", "prepared 1"]);
+    expect(names).toEqual(["first", "second", "prepared 1"]);
   });
 
   it("the lane is free again once its flights have landed", async () => {

@@ -1,5 +1,6 @@
 import type { CompiledQuery } from "kysely";
 import { postgresPoolOf } from "./database.js";
+import { statementConfig } from "./pg-statements.js";
 import type { Db, Dialect } from "./schema.js";
 
 /*
@@ -147,13 +148,7 @@ export async function commitInOneFlight(db: Db, statements: readonly FlightState
   try {
     const answers = await Promise.allSettled([
       client.query("begin"),
-      ...statements.map((statement) =>
-        client.query({
-          name: preparedName(statement.sql),
-          text: statement.sql,
-          values: [...statement.parameters],
-        }),
-      ),
+      ...statements.map((statement) => client.query(statementConfig(statement.sql, statement.parameters))),
       // Answered ROLLBACK, without an error, when a statement before it failed.
       client.query("commit"),
     ]);
@@ -169,24 +164,6 @@ export async function commitInOneFlight(db: Db, statements: readonly FlightState
   } finally {
     client.release(broken);
   }
-}
-
-/**
- * A flight's statements are few and always the same texts, and run thousands of times a second:
- * as named statements, each connection parses and plans them once (PostgreSQL keeps a generic
- * plan after a few runs) rather than on every send, where planning alone took 3 × their running.
- * Past MAX_PREPARED texts (there is no such flight today), the others run unnamed.
- */
-const preparedNames = new Map<string, string>();
-const MAX_PREPARED = 200;
-
-function preparedName(text: string): string | undefined {
-  let name = preparedNames.get(text);
-  if (name === undefined && preparedNames.size < MAX_PREPARED) {
-    name = `dakiya_flight_${preparedNames.size + 1}`;
-    preparedNames.set(text, name);
-  }
-  return name;
 }
 
 /** The rows of each query of `queries`, in order. */
@@ -213,7 +190,7 @@ export async function readTogether<const Q extends readonly CompiledQuery<unknow
   try {
     // All answered before the client goes back to the pool, even when one failed.
     const answers = await Promise.allSettled(
-      queries.map((query) => client.query(query.sql, [...query.parameters])),
+      queries.map((query) => client.query(statementConfig(query.sql, query.parameters))),
     );
     return answers.map((answer) => {
       if (answer.status === "fulfilled") return answer.value.rows;
