@@ -5,7 +5,6 @@ import { type Driver, Kysely, PostgresDialect, SqliteAdapter, SqliteDialect } fr
 import pg from "pg";
 import { ConfigError } from "../errors.js";
 import { RecentMap } from "../recent-map.js";
-import { namedStatementsPool } from "./pg-statements.js";
 import type { Database, Db, Dialect } from "./schema.js";
 import { GroupCommitSqliteDriver, registerAdapter, type SqliteDriverOptions } from "./sqlite-driver.js";
 
@@ -51,7 +50,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // Pipeline mode: statements issued together go out together (one round trip, src/db/one-flight.ts);
     // one at a time, as Kysely issues them, they run as without it.
     const pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedStatementsPool(pool) }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     postgresPools.set(db, pool);
     return { db, dialect: "postgres", dataDir: resolve("data") };
   }
