@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../src/clock.js";
 import type { AppContext } from "../src/context.js";
-import { updateOtpSettings } from "../src/otp/settings.js";
 import { openTestContext, TEST_SECRET } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 import { waitFor } from "./helpers/delivery.js";
-import { registerDlt } from "./helpers/dlt-fixtures.js";
-import { createAccountWithKey } from "./helpers/fixtures.js";
+import { createSendingAccount, SMS_TEMPLATE_ID } from "./helpers/dlt-fixtures.js";
 import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
 
 /**
@@ -15,8 +13,6 @@ import { type ServerProcess, startServerProcess } from "./helpers/server-process
  * key until it is answered. Each send must happen exactly once, whatever the kill interrupted.
  */
 
-const SMS_TEMPLATE = "1107161234567890123";
-const OTP_TEMPLATE = "1107161234567890124";
 const SMS_REQUESTS = 240;
 const OTP_REQUESTS = 120;
 const CONCURRENCY = 20;
@@ -52,18 +48,7 @@ describe.each(DIALECTS)("keyed sends across SIGKILL and restart on %s", (dialect
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     ctx = await openTestContext(database.url, { clock: systemClock });
-    ({ accountId, secret } = await createAccountWithKey(ctx, "sandbox", CREDITS));
-    await registerDlt(ctx, accountId, {
-      senders: ["DAKIYA"],
-      templates: [
-        { templateId: SMS_TEMPLATE, content: "Order {#ref#} is confirmed." },
-        { templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code. Do not share it." },
-      ],
-    });
-    await updateOtpSettings(ctx, accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: "DAKIYA",
-    });
+    ({ accountId, secret } = await createSendingAccount(ctx, CREDITS));
     serverEnv = {
       DATABASE_URL: database.url,
       DAKIYA_SECRET: TEST_SECRET,
@@ -239,7 +224,13 @@ function keyedRequests(): KeyedRequest[] {
       key,
       path: "/v2/sms/send",
       to,
-      body: { to, sender: "DAKIYA", template_id: SMS_TEMPLATE, variables: { ref: `R${i}` }, reference: key },
+      body: {
+        to,
+        sender: "DAKIYA",
+        template_id: SMS_TEMPLATE_ID,
+        variables: { ref: `R${i}` },
+        reference: key,
+      },
     });
     if (i % (SMS_REQUESTS / OTP_REQUESTS) === 0) {
       const otpTo = `+918${String(i).padStart(9, "0")}`;

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../src/clock.js";
 import type { AppContext } from "../src/context.js";
-import { updateOtpSettings } from "../src/otp/settings.js";
 import { openTestContext, TEST_SECRET } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
-import { registerDlt } from "./helpers/dlt-fixtures.js";
-import { createAccountWithKey } from "./helpers/fixtures.js";
+import { createSendingAccount, SMS_TEMPLATE_ID } from "./helpers/dlt-fixtures.js";
 import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
 
 /**
@@ -16,8 +14,6 @@ import { type ServerProcess, startServerProcess } from "./helpers/server-process
  * balance the sum of the ledger.
  */
 
-const SMS_TEMPLATE = "1107161234567890123";
-const OTP_TEMPLATE = "1107161234567890124";
 const REQUESTS = 400;
 const CONCURRENCY = 40;
 const KILL_AFTER_ANSWERED = 120;
@@ -34,18 +30,7 @@ describe.each(DIALECTS)("unkeyed sends of one account across SIGKILL on %s", (di
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     ctx = await openTestContext(database.url, { clock: systemClock });
-    ({ accountId, secret } = await createAccountWithKey(ctx, "sandbox", CREDITS));
-    await registerDlt(ctx, accountId, {
-      senders: ["DAKIYA"],
-      templates: [
-        { templateId: SMS_TEMPLATE, content: "Order {#ref#} is confirmed." },
-        { templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code. Do not share it." },
-      ],
-    });
-    await updateOtpSettings(ctx, accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: "DAKIYA",
-    });
+    ({ accountId, secret } = await createSendingAccount(ctx, CREDITS));
   }, 30_000);
 
   afterAll(async () => {
@@ -75,7 +60,7 @@ describe.each(DIALECTS)("unkeyed sends of one account across SIGKILL on %s", (di
         const to = `+91${otp ? 8 : 7}${String(i).padStart(9, "0")}`;
         const body = otp
           ? { to }
-          : { to, sender: "DAKIYA", template_id: SMS_TEMPLATE, variables: { ref: `R${i}` } };
+          : { to, sender: "DAKIYA", template_id: SMS_TEMPLATE_ID, variables: { ref: `R${i}` } };
         let status: number;
         let answer: { id?: string; message_id?: string };
         try {

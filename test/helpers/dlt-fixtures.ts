@@ -1,6 +1,8 @@
 import type { AppContext } from "../../src/context.js";
 import type { TemplateCategory, TemplateStatus } from "../../src/db/schema.js";
 import { addSender, addTemplate, setTemplateStatus, type Template } from "../../src/dlt/registry.js";
+import { updateOtpSettings } from "../../src/otp/settings.js";
+import { createAccountWithKey } from "./fixtures.js";
 
 /** A 19-digit DLT principal entity id: beyond Number.MAX_SAFE_INTEGER, as real ones are. */
 export const TEST_ENTITY_ID = "1101456789012345678";
@@ -45,4 +47,30 @@ export async function registerDlt(
     templates.push(template);
   }
   return templates;
+}
+
+export const SMS_TEMPLATE_ID = "1107161234567890123";
+export const OTP_TEMPLATE_ID = "1107161234567890124";
+
+/**
+ * A sandbox account with `credits` and a key, ready to send SMS (sender DAKIYA, template
+ * SMS_TEMPLATE_ID with a `ref` variable) and OTPs by SMS (template OTP_TEMPLATE_ID).
+ */
+export async function createSendingAccount(
+  ctx: AppContext,
+  credits: number,
+): Promise<{ accountId: string; secret: string }> {
+  const account = await createAccountWithKey(ctx, "sandbox", credits);
+  await registerDlt(ctx, account.accountId, {
+    senders: ["DAKIYA"],
+    templates: [
+      { templateId: SMS_TEMPLATE_ID, content: "Order {#ref#} is confirmed." },
+      { templateId: OTP_TEMPLATE_ID, content: "{#otp#} is your Dakiya code. Do not share it." },
+    ],
+  });
+  await updateOtpSettings(ctx, account.accountId, "sandbox", {
+    sms_template_id: OTP_TEMPLATE_ID,
+    sms_sender: "DAKIYA",
+  });
+  return account;
 }
