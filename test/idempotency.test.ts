@@ -7,12 +7,11 @@ import { IdempotentResponse } from "../src/idempotency/recorder.js";
 import type { KeyPrincipal } from "../src/keys/authenticate.js";
 import { createKey } from "../src/keys/keys.js";
 import { purgeExpired } from "../src/maintenance.js";
-import { updateOtpSettings } from "../src/otp/settings.js";
 import type { MessageView } from "../src/sms/messages.js";
 import { sendSms } from "../src/sms/send.js";
 import type { TestClock } from "./helpers/context.js";
 import { DIALECTS } from "./helpers/database.js";
-import { registerDlt } from "./helpers/dlt-fixtures.js";
+import { createSendingAccount, SMS_TEMPLATE_ID } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
 import { openTestInstances, type TestInstances } from "./helpers/instances.js";
 import { addProbeRoutes } from "./helpers/probe-routes.js";
@@ -240,9 +239,12 @@ describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
 
 /** Item 2 of the hardening issue, and the answer stored with the effect, on the real send routes. */
 describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
-  const SMS_TEMPLATE = "1107161234567890123";
-  const OTP_TEMPLATE = "1107161234567890124";
-  const SMS = { to: "+919876543210", sender: "DAKIYA", template_id: SMS_TEMPLATE, variables: { ref: "A1" } };
+  const SMS = {
+    to: "+919876543210",
+    sender: "DAKIYA",
+    template_id: SMS_TEMPLATE_ID,
+    variables: { ref: "A1" },
+  };
 
   let instances: TestInstances | undefined;
   let clock: TestClock;
@@ -255,23 +257,6 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
   });
 
   afterAll(() => instances?.close());
-
-  /** An account whose sandbox key can send SMS on SMS_TEMPLATE and OTPs on OTP_TEMPLATE. */
-  async function sender(credits = 1_000_000) {
-    const created = await createAccountWithKey(ctx, "sandbox", credits);
-    await registerDlt(ctx, created.accountId, {
-      senders: ["DAKIYA"],
-      templates: [
-        { templateId: SMS_TEMPLATE, content: "Order {#ref#} is confirmed." },
-        { templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code." },
-      ],
-    });
-    await updateOtpSettings(ctx, created.accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: "DAKIYA",
-    });
-    return created;
-  }
 
   function post(secret: string, key: string, url: string, body: Record<string, unknown>) {
     return app.inject({
@@ -296,7 +281,7 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
   }
 
   it("a 400 from the phone check is not stored: the corrected request with the key is sent", async () => {
-    const { accountId, secret } = await sender();
+    const { accountId, secret } = await createSendingAccount(ctx, 1_000_000);
     const refused = await post(secret, "fix-to", "/v2/sms/send", { ...SMS, to: "+91123" });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toMatchObject({ code: "invalid_request", param: "to" });
@@ -308,7 +293,7 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
   });
 
   it("a 402 is not stored: after a top-up the same request with the key is sent and charged once", async () => {
-    const { accountId, secret } = await sender(0);
+    const { accountId, secret } = await createSendingAccount(ctx, 0);
     const refused = await post(secret, "top-up", "/v2/sms/send", SMS);
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error.code).toBe("insufficient_balance");
@@ -330,7 +315,7 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
   });
 
   it("a 422 semantic error is not stored: the corrected request with the key is sent", async () => {
-    const { accountId, secret } = await sender();
+    const { accountId, secret } = await createSendingAccount(ctx, 1_000_000);
     const refused = await post(secret, "fix-template", "/v2/sms/send", { ...SMS, template_id: "999" });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().error.code).toBe("unknown_template");
@@ -342,7 +327,7 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
   });
 
   it("an OTP send refused in its cooldown is not stored: after the cooldown the key sends it again", async () => {
-    const { accountId, secret } = await sender();
+    const { accountId, secret } = await createSendingAccount(ctx, 1_000_000);
     const first = await post(secret, "otp-1", "/v2/otp/send", { to: SMS.to });
     expect(first.statusCode, first.body).toBe(200);
     const early = await post(secret, "otp-2", "/v2/otp/send", { to: SMS.to });
@@ -358,7 +343,7 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
   });
 
   it("replays exactly the text it answered, stored with the send", async () => {
-    const { accountId, secret } = await sender();
+    const { accountId, secret } = await createSendingAccount(ctx, 1_000_000);
     const sms = await post(secret, "exact-sms", "/v2/sms/send", SMS);
     const otp = await post(secret, "exact-otp", "/v2/otp/send", { to: "+919876543211" });
     expect(sms.statusCode).toBe(202);
@@ -379,7 +364,7 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
   });
 
   it("a keyed verify counts its attempt once, and a repeat replays its answer", async () => {
-    const { secret } = await sender();
+    const { secret } = await createSendingAccount(ctx, 1_000_000);
     const to = "+919876543212";
     expect((await post(secret, "send", "/v2/otp/send", { to, code: "123456" })).statusCode).toBe(200);
     const wrong = await post(secret, "verify-1", "/v2/otp/verify", { to, code: "654321" });
@@ -392,7 +377,7 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
   });
 
   it("of two holders of one key after a takeover, only the current one can commit its send", async () => {
-    const { accountId, keyId, secret } = await sender();
+    const { accountId, keyId, secret } = await createSendingAccount(ctx, 1_000_000);
     const principal: KeyPrincipal = { keyId, accountId, environment: "sandbox" };
     const scope = { accountId, environment: "sandbox" as const, key: "two-holders" };
     const fingerprint = requestFingerprint(ctx.secret, "POST", "/v2/sms/send", SMS);

@@ -59,7 +59,7 @@ export const OTP_TEMPLATE_ID = "1107161234567890124";
 export async function createSendingAccount(
   ctx: AppContext,
   credits: number,
-): Promise<{ accountId: string; secret: string }> {
+): ReturnType<typeof createAccountWithKey> {
   const account = await createAccountWithKey(ctx, "sandbox", credits);
   await registerDlt(ctx, account.accountId, {
     senders: ["DAKIYA"],
