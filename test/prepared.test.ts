@@ -62,7 +62,7 @@ describe.each(DIALECTS)("insertRows on %s", (dialect) => {
     }
   });
 
-  it("runs a query for ids over every chunk of them, with the same parameters, and answers all their rows", async () => {
+  it("runs a query for ids in lists of power-of-two sizes, filled with the last id, and answers all their rows", async () => {
     const keys = Array.from({ length: 300 }, (_, index) => `for-ids:${index}`);
     const expiresAt = new Date(Date.UTC(2027, 0, 1)).toISOString();
     const rows = keys.map((key) => ({
@@ -79,9 +79,20 @@ describe.each(DIALECTS)("insertRows on %s", (dialect) => {
         .where("key", "in", ids)
         .where("expires_at", "=", param("expiresAt")),
     );
+    const counts: number[] = [];
+    const counted = (count: number) => {
+      counts.push(count);
+      return countersWithKeys(count);
+    };
     const asked = [...keys.slice(0, 297), "for-ids:none"];
-    const found = await executeForIds(ctx.db, countersWithKeys, { expiresAt }, asked);
+    const found = await executeForIds(ctx.db, counted, { expiresAt }, asked);
     expect(found.map((row) => row.key).sort()).toEqual(keys.slice(0, 297).sort());
+    // 298 ids: two full lists and one of 42 filled up to 64, its last id repeated, which adds no row.
+    expect(counts).toEqual([128, 128, 64]);
+    counts.length = 0;
+    const thirteen = await executeForIds(ctx.db, counted, { expiresAt }, keys.slice(0, 13));
+    expect(thirteen.map((row) => row.key).sort()).toEqual(keys.slice(0, 13).sort());
+    expect(counts).toEqual([16]);
     expect(await executeForIds(ctx.db, countersWithKeys, { expiresAt: "another" }, keys)).toEqual([]);
   });
 

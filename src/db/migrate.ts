@@ -10,6 +10,7 @@ import * as webhooks from "./migrations/2026-11-23T0008-webhooks.js";
 import * as messageRoutes from "./migrations/2026-11-23T0009-message-routes.js";
 import * as leanIndexes from "./migrations/2026-11-25T0010-lean-indexes.js";
 import * as otpLatestIndex from "./migrations/2026-11-26T0011-otp-latest-index.js";
+import * as webhookEndpointDueIndex from "./migrations/2026-11-26T0012-webhook-endpoint-due-index.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-23T0009-message-routes": messageRoutes,
   "2026-11-25T0010-lean-indexes": leanIndexes,
   "2026-11-26T0011-otp-latest-index": otpLatestIndex,
+  "2026-11-26T0012-webhook-endpoint-due-index": webhookEndpointDueIndex,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

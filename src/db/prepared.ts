@@ -78,8 +78,8 @@ export type IdParams = Record<`id${number}`, string>;
 
 /**
  * A query over a list of ids (`where id in (…)`), compiled once per count of ids: `build` gets
- * the ids as parameters to put in its list. Pass the chunks of `inChunks`, so that the counts,
- * and the statements SQLite prepares, stay few; `withIds` binds a chunk.
+ * the ids as parameters to put in its list, which may name an id more than once. Run it with
+ * `executeForIds`, which passes power-of-two counts only, so the statements stay few.
  */
 export function prepareForIds<P extends object, R>(
   build: (
@@ -108,8 +108,9 @@ export function prepareForIds<P extends object, R>(
 }
 
 /**
- * Runs a query of `prepareForIds` for all of `ids`, in chunks (`inChunks`), each with `params`;
- * answers the rows of every chunk.
+ * Runs a query of `prepareForIds` for all of `ids`, each statement with `params`, and answers
+ * the rows of all. Up to MAX_CHUNK ids go in one statement, whose list is filled up to a power of
+ * two with the last id again (13 ids: one list of 16, not lists of 8, 4 and 1).
  */
 export async function executeForIds<P extends object, R>(
   db: DbOrTrx,
@@ -118,7 +119,11 @@ export async function executeForIds<P extends object, R>(
   ids: readonly string[],
 ): Promise<R[]> {
   const rows: R[] = [];
-  for (const chunk of inChunks(ids)) {
+  for (let start = 0; start < ids.length; start += MAX_CHUNK) {
+    const chunk = ids.slice(start, start + MAX_CHUNK);
+    const size = 2 ** Math.ceil(Math.log2(chunk.length));
+    const last = chunk[chunk.length - 1] as string;
+    while (chunk.length < size) chunk.push(last);
     rows.push(...(await query(chunk.length).execute(db, withIds(params, chunk))).rows);
   }
   return rows;

@@ -1,6 +1,14 @@
 import { sql, type Transaction } from "kysely";
 import { rowLimit } from "./row-limit.js";
-import type { Database, Db, Dialect, EventsTable, MessagesTable, WebhookDeliveriesTable } from "./schema.js";
+import type {
+  Database,
+  Db,
+  DbOrTrx,
+  Dialect,
+  EventsTable,
+  MessagesTable,
+  WebhookDeliveriesTable,
+} from "./schema.js";
 
 /**
  * The columns of a claimed message that its delivery and its events read. The rest of a queued
@@ -136,4 +144,28 @@ export async function claimDueWebhookDeliveries(
     )
     returning id, endpoint_id, event_id, attempts`.execute(db);
   return result.rows;
+}
+
+/**
+ * The query for an endpoint besides `busy` with a due delivery that no one holds: for each
+ * endpoint, one probe of the index by endpoint and next attempt. Asked by the due time alone,
+ * the database would read the busy endpoints' whole backlog to find none.
+ */
+export function anotherEndpointWithDueDeliveries(db: DbOrTrx, now: string, busy: string[]) {
+  return db
+    .selectFrom("webhook_endpoints as w")
+    .select("w.id")
+    .where("w.id", "not in", busy)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("webhook_deliveries as d")
+          .select("d.id")
+          .whereRef("d.endpoint_id", "=", "w.id")
+          .where("d.state", "=", sql.lit("pending"))
+          .where("d.next_attempt_at", "<=", now)
+          .where((inner) => inner.or([inner("d.lease_until", "is", null), inner("d.lease_until", "<", now)])),
+      ),
+    )
+    .limit(rowLimit(1));
 }

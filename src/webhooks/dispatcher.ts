@@ -2,9 +2,8 @@ import { sql } from "kysely";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { prepareQuery } from "../db/prepared.js";
-import { claimDueWebhookDeliveries } from "../db/queue-claims.js";
+import { anotherEndpointWithDueDeliveries, claimDueWebhookDeliveries } from "../db/queue-claims.js";
 import { rowLimit } from "../db/row-limit.js";
-import type { DbOrTrx } from "../db/schema.js";
 import { QueueSignal } from "../delivery/queue-signal.js";
 import { unseal } from "../otp/codes.js";
 import { type ClaimedDelivery, endUnsent, loadDeliveries } from "./deliveries.js";
@@ -42,18 +41,15 @@ export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "owner" | "maxI
 /** How long a dispatcher whose endpoints are all busy waits before looking for others' deliveries. */
 const BUSY_RECHECK_MS = 250;
 
-/** The due deliveries that no one holds a lease on. */
-function dueDeliveries(db: DbOrTrx, now: string) {
-  return db
+/** A due delivery that no one holds a lease on. */
+const aDueDelivery = prepareQuery<{ now: string }, { id: string }>((db, param) =>
+  db
     .selectFrom("webhook_deliveries")
     .select("id")
     .where("state", "=", sql.lit("pending"))
-    .where("next_attempt_at", "<=", now)
-    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]));
-}
-
-const aDueDelivery = prepareQuery<{ now: string }, { id: string }>((db, param) =>
-  dueDeliveries(db, param("now")).limit(rowLimit(1)),
+    .where("next_attempt_at", "<=", param("now"))
+    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", param("now"))]))
+    .limit(rowLimit(1)),
 );
 
 export interface RunningDispatcher {
@@ -106,8 +102,8 @@ export function startWebhookDispatcher(
     const room = settings.maxInFlight - inFlight.size;
     if (room <= 0) return false;
     const full = [...perEndpoint].filter(([, n]) => n > refillAt).map(([id]) => id);
-    // Looking past busy endpoints reads their whole backlog: when the last look found nothing
-    // else, look again only after a while (a busy endpoint dropping to its refill line wakes us).
+    // When the last look past the busy endpoints found nothing, look again only after a while (a
+    // busy endpoint dropping to its refill line wakes us).
     const busyKey = full.join(",");
     if (full.length > 0 && busyKey === nothingBesides.key && Date.now() < nothingBesides.until) return false;
     const now = isoNow(ctx.clock);
@@ -116,10 +112,7 @@ export function startWebhookDispatcher(
     const due =
       full.length === 0
         ? (await aDueDelivery.execute(ctx.db, { now })).rows[0]
-        : await dueDeliveries(ctx.db, now)
-            .where("endpoint_id", "not in", full)
-            .limit(rowLimit(1))
-            .executeTakeFirst();
+        : await anotherEndpointWithDueDeliveries(ctx.db, now, full).executeTakeFirst();
     if (!due) {
       if (full.length > 0) nothingBesides = { key: busyKey, until: Date.now() + BUSY_RECHECK_MS };
       return false;
