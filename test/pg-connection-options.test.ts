@@ -9,32 +9,45 @@ import { openDatabase } from "../src/db/database.js";
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 
-async function settingsOf(url: string, names: string[]): Promise<Record<string, string>> {
+interface SessionSettings {
+  pid: number;
+  enable_bitmapscan: string;
+  application_name: string;
+  statement_timeout: string;
+}
+
+/** The settings of `connections` sessions of one pool, read at once so that each is its own. */
+async function sessionsOf(url: string, connections: number): Promise<SessionSettings[]> {
   const { db } = openDatabase(url);
   try {
-    const settings: Record<string, string> = {};
-    for (const name of names) {
-      const { rows } = await sql<{ setting: string }>`select current_setting(${name}) as setting`.execute(db);
-      settings[name] = rows[0]?.setting ?? "";
-    }
-    return settings;
+    const reads = Array.from({ length: connections }, () =>
+      sql<SessionSettings>`select pg_backend_pid() as pid,
+          current_setting('enable_bitmapscan') as enable_bitmapscan,
+          current_setting('application_name') as application_name,
+          current_setting('statement_timeout') as statement_timeout,
+          pg_sleep(0.1)`.execute(db),
+    );
+    return (await Promise.all(reads)).map(({ rows: [row] }) => row as SessionSettings);
   } finally {
     await db.destroy();
   }
 }
 
-describe.skipIf(!ADMIN_URL)("PostgreSQL connection settings", () => {
-  it("turns bitmap scans off on every connection", async () => {
-    expect(await settingsOf(ADMIN_URL as string, ["enable_bitmapscan"])).toEqual({
-      enable_bitmapscan: "off",
-    });
+describe.skipIf(!ADMIN_URL)("PostgreSQL session settings", () => {
+  it("turns bitmap scans off on every connection of the pool", async () => {
+    const sessions = await sessionsOf(ADMIN_URL as string, 6);
+    expect(new Set(sessions.map((session) => session.pid)).size).toBe(6);
+    expect(sessions.map((session) => session.enable_bitmapscan)).toEqual(Array(6).fill("off"));
   });
 
-  it("keeps the options the database URL gives, alongside its own", async () => {
+  it("keeps the options the database URL gives", async () => {
     const url = new URL(ADMIN_URL as string);
     url.searchParams.set("options", "-c statement_timeout=4321 -c application_name=payments");
-    expect(
-      await settingsOf(url.toString(), ["enable_bitmapscan", "statement_timeout", "application_name"]),
-    ).toEqual({ enable_bitmapscan: "off", statement_timeout: "4321ms", application_name: "payments" });
+    const [session] = await sessionsOf(url.toString(), 1);
+    expect(session).toMatchObject({
+      enable_bitmapscan: "off",
+      statement_timeout: "4321ms",
+      application_name: "payments",
+    });
   });
 });

@@ -46,20 +46,10 @@ export function postgresPoolOf(db: Db): pg.Pool {
  * autovacuum analyzes them. From statistics taken while a queue was short, PostgreSQL planned each
  * claim as a bitmap scan of the whole backlog and a sort, 5–15 ms a claim under load, where the
  * index read in order takes the oldest few in well under one: a backlog of 120,000 messages
- * drained at 1,400 a second instead of 4,900. So bitmap scans are off for Dakiya's connections,
- * added to any `options` the URL gives.
+ * drained at 1,400 a second instead of 4,900. So each connection turns bitmap scans off as it
+ * opens. A SET, not the startup `options`, which PgBouncer refuses for settings it does not track.
  */
-export const POSTGRES_CONNECTION_OPTIONS = "-c enable_bitmapscan=off";
-
-function withPlannerSettings(url: string): string {
-  const parsed = new URL(url);
-  const given = parsed.searchParams.get("options");
-  parsed.searchParams.set(
-    "options",
-    given ? `${POSTGRES_CONNECTION_OPTIONS} ${given}` : POSTGRES_CONNECTION_OPTIONS,
-  );
-  return parsed.toString();
-}
+export const POSTGRES_SESSION_SETTINGS = "set enable_bitmapscan = off";
 
 /** `sqlite` applies to SQLite databases only. */
 export interface OpenOptions {
@@ -70,7 +60,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     // Pipeline mode: statements issued together go out together (one round trip, src/db/one-flight.ts);
     // one at a time, as Kysely issues them, they run as without it.
-    const pool = new pg.Pool({ connectionString: withPlannerSettings(url), max: 10, pipeline: true });
+    const pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true });
+    // Queued on the new connection before anything else runs on it.
+    pool.on("connect", (client) => {
+      client.query(POSTGRES_SESSION_SETTINGS).catch(() => {
+        // The connection is broken: the query that follows on it fails and reports it.
+      });
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     postgresPools.set(db, pool);
     return { db, dialect: "postgres", dataDir: resolve("data") };
