@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getBalance, sumLedger } from "../src/accounts/ledger.js";
 import { systemClock } from "../src/clock.js";
 import type { AppContext } from "../src/context.js";
 import { openTestContext, TEST_SECRET } from "./helpers/context.js";
@@ -178,20 +179,9 @@ describe.each(DIALECTS)("keyed sends across SIGKILL and restart on %s", (dialect
       }
     }
 
-    const balance = await db
-      .selectFrom("balances")
-      .select("balance")
-      .where("account_id", "=", accountId)
-      .where("environment", "=", "sandbox")
-      .executeTakeFirstOrThrow();
-    const ledger = await db
-      .selectFrom("ledger_entries")
-      .select((eb) => eb.fn.sum<number | string>("amount").as("sum"))
-      .where("account_id", "=", accountId)
-      .where("environment", "=", "sandbox")
-      .executeTakeFirstOrThrow();
-    expect(Number(balance.balance)).toBe(CREDITS - requests.length * PRICE);
-    expect(Number(ledger.sum)).toBe(Number(balance.balance));
+    const balance = await getBalance(db, accountId, "sandbox");
+    expect(balance).toBe(CREDITS - requests.length * PRICE);
+    expect(await sumLedger(db, accountId, "sandbox")).toBe(balance);
 
     // The restarted server's worker delivers what the killed one left: one inbox entry per number.
     const inboxCount = async () => {

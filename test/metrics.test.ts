@@ -27,7 +27,12 @@ import {
 } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 import { waitFor } from "./helpers/delivery.js";
-import { registerDlt } from "./helpers/dlt-fixtures.js";
+import {
+  createSendingAccount,
+  OTP_TEMPLATE_ID,
+  registerDlt,
+  SMS_TEMPLATE_ID,
+} from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
 import { CARRIER_REJECTED, DND_BLOCKED, NO_RECEIPT, nextNumber } from "./helpers/otp.js";
 import { type Exposition, has, parseExposition, total } from "./helpers/prometheus.js";
@@ -41,8 +46,6 @@ import { startReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.
  * queue; no statement added to a request by counting; a listener of its own with METRICS_PORT.
  */
 
-const SMS_TEMPLATE = "1107161234567890201";
-const OTP_TEMPLATE = "1107161234567890202";
 const CODE = "482913";
 const WRONG_CODE = "482914";
 
@@ -75,19 +78,7 @@ async function openHarness(dialect: Dialect, env: NodeJS.ProcessEnv = {}) {
     env: { ...UNLIMITED_REQUESTS, WEBHOOK_ALLOW_PRIVATE: "true", ...env },
   });
   const app = await buildApp(ctx);
-  const account = await createAccountWithKey(ctx, "sandbox", 10_000_000);
-  await registerDlt(ctx, account.accountId, {
-    senders: ["DAKIYA"],
-    templates: [
-      { templateId: SMS_TEMPLATE, content: "Order {#ref#} is confirmed." },
-      { templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code. Do not share it." },
-    ],
-  });
-  await updateOtpSettings(ctx, account.accountId, "sandbox", {
-    sms_template_id: OTP_TEMPLATE,
-    sms_sender: "DAKIYA",
-    resend_cooldown_seconds: 0,
-  });
+  const account = await createSendingAccount(ctx, 10_000_000, { resend_cooldown_seconds: 0 });
   return {
     database,
     clock,
@@ -98,7 +89,7 @@ async function openHarness(dialect: Dialect, env: NodeJS.ProcessEnv = {}) {
       post(target, account.secret, "/v2/sms/send", {
         to,
         sender: "DAKIYA",
-        template_id: SMS_TEMPLATE,
+        template_id: SMS_TEMPLATE_ID,
         variables: { ref: "A-1" },
       }),
     otp: (target: App, to: string) => post(target, account.secret, "/v2/otp/send", { to, code: CODE }),
@@ -135,10 +126,10 @@ describe.each(DIALECTS)("GET /metrics on %s", (dialect) => {
     await createEndpoint(ctx, scope, { url: failing.url, events: ["sms.failed"] });
     const poor = await createAccountWithKey(ctx, "sandbox", 0);
     await registerDlt(ctx, poor.accountId, {
-      templates: [{ templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code. Do not share it." }],
+      templates: [{ templateId: OTP_TEMPLATE_ID, content: "{#otp#} is your Dakiya code. Do not share it." }],
     });
     await updateOtpSettings(ctx, poor.accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
+      sms_template_id: OTP_TEMPLATE_ID,
       sms_sender: "DAKIYA",
     });
 
@@ -158,10 +149,10 @@ describe.each(DIALECTS)("GET /metrics on %s", (dialect) => {
         ...Array.from({ length: 4 }, () => ({
           to: nextNumber(),
           sender: "DAKIYA",
-          template_id: SMS_TEMPLATE,
+          template_id: SMS_TEMPLATE_ID,
           variables: { ref: "B-2" },
         })),
-        { to: nextNumber(), sender: "NOSUCH", template_id: SMS_TEMPLATE, variables: { ref: "B-3" } },
+        { to: nextNumber(), sender: "NOSUCH", template_id: SMS_TEMPLATE_ID, variables: { ref: "B-3" } },
       ],
     });
     expect(batch.statusCode, batch.body).toBe(202);
@@ -537,7 +528,7 @@ describe.each(DIALECTS)("serve --no-worker beside dakiya worker on %s", (dialect
     const setup = await openTestContext(database.url);
     const { accountId, secret } = await createAccountWithKey(setup, "sandbox", 1_000_000);
     await registerDlt(setup, accountId, {
-      templates: [{ templateId: SMS_TEMPLATE, content: "Order {#ref#} is confirmed." }],
+      templates: [{ templateId: SMS_TEMPLATE_ID, content: "Order {#ref#} is confirmed." }],
     });
     await setup.close();
 
@@ -568,7 +559,7 @@ describe.each(DIALECTS)("serve --no-worker beside dakiya worker on %s", (dialect
         body: JSON.stringify({
           to: nextNumber(),
           sender: "DAKIYA",
-          template_id: SMS_TEMPLATE,
+          template_id: SMS_TEMPLATE_ID,
           variables: { ref: "9" },
         }),
       });
@@ -620,7 +611,7 @@ describe.each(DIALECTS)("carrier metrics over SMPP on %s", (dialect) => {
     const app = await buildApp(ctx);
     const { accountId, secret } = await createAccountWithKey(ctx, "live", 10_000_000);
     await registerDlt(ctx, accountId, {
-      templates: [{ templateId: SMS_TEMPLATE, content: "Order {#ref#} is confirmed." }],
+      templates: [{ templateId: SMS_TEMPLATE_ID, content: "Order {#ref#} is confirmed." }],
     });
     const worker = startWorker(ctx, testCarriers(ctx), { pollIntervalMs: 10 });
     try {
@@ -630,7 +621,7 @@ describe.each(DIALECTS)("carrier metrics over SMPP on %s", (dialect) => {
         const response = await post(app, secret, "/v2/sms/send", {
           to: number,
           sender: "DAKIYA",
-          template_id: SMS_TEMPLATE,
+          template_id: SMS_TEMPLATE_ID,
           variables: { ref: "7" },
         });
         expect(response.statusCode, response.body).toBe(202);

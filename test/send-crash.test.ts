@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getBalance } from "../src/accounts/ledger.js";
 import { systemClock } from "../src/clock.js";
 import type { AppContext } from "../src/context.js";
 import { openTestContext, TEST_SECRET } from "./helpers/context.js";
@@ -102,12 +103,7 @@ describe.each(DIALECTS)("unkeyed sends of one account across SIGKILL on %s", (di
       .where("account_id", "=", accountId)
       .where("environment", "=", "sandbox")
       .execute();
-    const balance = await db
-      .selectFrom("balances")
-      .select("balance")
-      .where("account_id", "=", accountId)
-      .where("environment", "=", "sandbox")
-      .executeTakeFirstOrThrow();
+    const balance = await getBalance(db, accountId, "sandbox");
 
     const storedIds = new Set(messages.map((message) => message.id));
     expect([...sent.values()].filter((id) => !storedIds.has(id))).toEqual([]);
@@ -116,7 +112,7 @@ describe.each(DIALECTS)("unkeyed sends of one account across SIGKILL on %s", (di
     expect(charges.map((entry) => entry.reference).sort()).toEqual([...storedIds].sort());
     expect(charges.every((entry) => Number(entry.amount) === -PRICE)).toBe(true);
     const ledgerSum = ledger.reduce((sum, entry) => sum + Number(entry.amount), 0);
-    expect(Number(balance.balance)).toBe(ledgerSum);
-    expect(Number(balance.balance)).toBe(CREDITS - messages.length * PRICE);
+    expect(balance).toBe(ledgerSum);
+    expect(balance).toBe(CREDITS - messages.length * PRICE);
   });
 });

@@ -377,14 +377,13 @@ async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promis
     );
   }
   own.push(statementOf(event.insert));
-  const [numberLimit, accountLimit] = hourlySendLimits(ctx, scope, request.to).map(
-    ({ key, limit, refusal }) =>
-      guarded(hitUnderLimitQuery(ctx.db, ctx.clock, key, limit, HOUR_SECONDS, SEND_BUCKET_SECONDS), refusal),
-  ) as [FlightStatement, FlightStatement];
-  own.push(numberLimit);
+  const hit = ({ key, limit, refusal }: HourlySendLimit) =>
+    guarded(hitUnderLimitQuery(ctx.db, ctx.clock, key, limit, HOUR_SECONDS, SEND_BUCKET_SECONDS), refusal);
+  const [numberLimit, accountLimit] = hourlySendLimits(ctx, scope, request.to);
+  own.push(hit(numberLimit));
   // The rows every send of the account shares: they stay locked only until the COMMIT right
   // behind them, and a shared flight locks them once (src/db/flight-lanes.ts).
-  const shared: FlightStatement[] = [accountLimit];
+  const shared: FlightStatement[] = [hit(accountLimit)];
   if (message && message.cost > 0) {
     shared.push(
       debitWithLedgerEntry({
@@ -416,12 +415,20 @@ function sendCounterKeys(scope: { accountId: string; environment: Environment },
   return { account, number: `${account}:${to}` };
 }
 
+/** One hourly OTP limit: its counter's key, the limit, and the message and reason of a refusal. */
+interface HourlySendLimit {
+  key: string;
+  limit: number;
+  what: string;
+  refusal: string;
+}
+
 /** The hourly limits a send counts against: its number's, then its account's. */
 function hourlySendLimits(
   ctx: AppContext,
   scope: { accountId: string; environment: Environment },
   to: string,
-): Array<{ key: string; limit: number; what: string; refusal: string }> {
+): [number: HourlySendLimit, account: HourlySendLimit] {
   const keys = sendCounterKeys(scope, to);
   const { sendsPerNumberPerHour, sendsPerAccountPerHour } = ctx.otpLimits;
   return [

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../src/context.js";
 import type { TemplateCategory, TemplateStatus } from "../../src/db/schema.js";
 import { addSender, addTemplate, setTemplateStatus, type Template } from "../../src/dlt/registry.js";
-import { updateOtpSettings } from "../../src/otp/settings.js";
+import { type OtpSettings, updateOtpSettings } from "../../src/otp/settings.js";
 import { createAccountWithKey } from "./fixtures.js";
 
 /** A 19-digit DLT principal entity id: beyond Number.MAX_SAFE_INTEGER, as real ones are. */
@@ -54,11 +54,13 @@ export const OTP_TEMPLATE_ID = "1107161234567890124";
 
 /**
  * A sandbox account with `credits` and a key, ready to send SMS (sender DAKIYA, template
- * SMS_TEMPLATE_ID with a `ref` variable) and OTPs by SMS (template OTP_TEMPLATE_ID).
+ * SMS_TEMPLATE_ID with a `ref` variable) and OTPs by SMS (template OTP_TEMPLATE_ID), with
+ * `otpSettings` besides.
  */
 export async function createSendingAccount(
   ctx: AppContext,
   credits: number,
+  otpSettings: Partial<OtpSettings> = {},
 ): ReturnType<typeof createAccountWithKey> {
   const account = await createAccountWithKey(ctx, "sandbox", credits);
   await registerDlt(ctx, account.accountId, {
@@ -71,6 +73,7 @@ export async function createSendingAccount(
   await updateOtpSettings(ctx, account.accountId, "sandbox", {
     sms_template_id: OTP_TEMPLATE_ID,
     sms_sender: "DAKIYA",
+    ...otpSettings,
   });
   return account;
 }
