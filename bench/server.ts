@@ -28,7 +28,7 @@ export const SERVER_ENV = {
 };
 
 export function compileServer(): void {
-  execFileSync("npx", ["tsc", "-p", join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
+  execFileSync("npm", ["run", "-s", "build:server"], { cwd: ROOT, stdio: "inherit" });
 }
 
 export function startDakiya(env: Record<string, string>): ChildHandle {
