@@ -1,7 +1,9 @@
 // BENCH_PROFILE=1: where the server's CPU time went, from the .cpuprofile it writes on exit.
 
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { SourceMap } from "node:module";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { log } from "./lifecycle.js";
 import { PROFILE_DIR, RESULTS_DIR, ROOT } from "./options.js";
 
@@ -19,7 +21,7 @@ export function summariseProfile(): void {
   }
   interface ProfileNode {
     id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
+    callFrame: ProfileFrame & { functionName: string };
   }
   const profile = JSON.parse(readFileSync(file, "utf8")) as {
     nodes: ProfileNode[];
@@ -27,6 +29,7 @@ export function summariseProfile(): void {
     timeDeltas: number[];
   };
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const original = originalPositions();
   const byFunction = new Map<string, number>();
   const byModule = new Map<string, number>();
   let total = 0;
@@ -34,8 +37,9 @@ export function summariseProfile(): void {
     const node = byId.get(id);
     const delta = profile.timeDeltas[index] ?? 0;
     if (!node) return;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName } = node.callFrame;
     if (functionName === "(idle)") return;
+    const { url, lineNumber } = original(node.callFrame);
     total += delta;
     const where = moduleOf(url, functionName);
     const name = `${functionName || "(anonymous)"} ${where}${url ? `:${lineNumber + 1}` : ""}`;
@@ -57,6 +61,36 @@ export function summariseProfile(): void {
   ].join("\n");
   writeFileSync(join(RESULTS_DIR, "profile-summary.txt"), summary);
   process.stdout.write(`\n${summary}`);
+}
+
+/**
+ * The server runs as one bundle (dist/dakiya.mjs); its source map gives each sampled position's
+ * source file and line, so the summary names modules and packages as they are in the sources.
+ */
+function originalPositions(): (frame: ProfileFrame) => { url: string; lineNumber: number } {
+  const bundle = join(ROOT, "dist", "dakiya.mjs");
+  const bundleUrl = pathToFileURL(bundle).href;
+  const mapFile = `${bundle}.map`;
+  if (!existsSync(mapFile)) return (frame) => frame;
+  const map = new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")));
+  return (frame) => {
+    if (frame.url !== bundleUrl) return frame;
+    const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as {
+      originalSource?: string;
+      originalLine?: number;
+    };
+    if (entry.originalSource === undefined) return frame;
+    const source = entry.originalSource.startsWith("file:")
+      ? fileURLToPath(entry.originalSource)
+      : resolve(join(ROOT, "dist"), entry.originalSource);
+    return { url: `file://${source}`, lineNumber: entry.originalLine ?? frame.lineNumber };
+  };
+}
+
+interface ProfileFrame {
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
 }
 
 function moduleOf(url: string, functionName: string): string {
