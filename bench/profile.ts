@@ -83,7 +83,7 @@ function originalPositions(): (frame: ProfileFrame) => { url: string; lineNumber
     const source = entry.originalSource.startsWith("file:")
       ? fileURLToPath(entry.originalSource)
       : resolve(join(ROOT, "dist"), entry.originalSource);
-    return { url: `file://${source}`, lineNumber: entry.originalLine ?? frame.lineNumber };
+    return { url: pathToFileURL(source).href, lineNumber: entry.originalLine ?? frame.lineNumber };
   };
 }
 

@@ -23,7 +23,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
  * browser script (`@scalar/fastify-api-reference`, 4 MB of text that has no place in the server's
  * source).
  */
-export const EXTERNAL_PACKAGES = [
+const EXTERNAL_PACKAGES = [
   "better-sqlite3",
   "@node-rs/argon2",
   "pg-native",
@@ -32,10 +32,10 @@ export const EXTERNAL_PACKAGES = [
   "@scalar/fastify-api-reference",
 ];
 
-export async function buildServer(outfile = join(root, "dist", "dakiya.mjs")): Promise<void> {
+export async function buildServer(): Promise<void> {
   await build({
     entryPoints: [join(root, "src", "main.ts")],
-    outfile,
+    outfile: join(root, "dist", "dakiya.mjs"),
     bundle: true,
     platform: "node",
     format: "esm",

@@ -117,6 +117,11 @@ describe("the production bundle", () => {
         if (status !== "delivered") await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(status).toBe("delivered");
+      const inbox = await fetch(`${server.url}/v2/sandbox/messages?to=%2B919812345678`, { headers });
+      const entries = ((await inbox.json()) as { data: Array<{ message_id: string; text: string }> }).data;
+      expect(entries).toEqual([
+        expect.objectContaining({ message_id: message.id, text: "Your login code is 4821." }),
+      ]);
 
       const reference = await fetch(`${server.url}/docs/`);
       expect(reference.status).toBe(200);
