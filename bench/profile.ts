@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { log } from "./lifecycle.js";
 import { PROFILE_DIR, RESULTS_DIR, ROOT } from "./options.js";
 
@@ -80,9 +80,8 @@ function originalPositions(): (frame: ProfileFrame) => { url: string; lineNumber
       originalLine?: number;
     };
     if (entry.originalSource === undefined) return frame;
-    const source = entry.originalSource.startsWith("file:")
-      ? fileURLToPath(entry.originalSource)
-      : resolve(join(ROOT, "dist"), entry.originalSource);
+    // esbuild names sources relative to the map's folder.
+    const source = resolve(ROOT, "dist", entry.originalSource);
     return { url: pathToFileURL(source).href, lineNumber: entry.originalLine ?? frame.lineNumber };
   };
 }

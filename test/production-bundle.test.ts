@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../scripts/build-server.js";
 import { cliRunner, json, ROOT } from "./helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
+import { waitFor } from "./helpers/delivery.js";
+import { SMS_TEMPLATE_ID, TEST_ENTITY_ID } from "./helpers/dlt-fixtures.js";
 import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
 
 const SECRET = "bundle-test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
-const TEMPLATE_ID = "1107161234567890123";
 const SLOW = 90_000;
 
 /**
@@ -81,9 +82,9 @@ describe("the production bundle", () => {
           "--account",
           account.id,
           "--template-id",
-          TEMPLATE_ID,
+          SMS_TEMPLATE_ID,
           "--entity-id",
-          "1101456789012345678",
+          TEST_ENTITY_ID,
           "--name",
           "login",
           "--category",
@@ -103,20 +104,18 @@ describe("the production bundle", () => {
         body: JSON.stringify({
           to: "+919812345678",
           sender: "DAKIYA",
-          template_id: TEMPLATE_ID,
+          template_id: SMS_TEMPLATE_ID,
           variables: { code: "4821" },
         }),
       });
       expect(sent.status).toBe(202);
       const message = (await sent.json()) as { id: string };
 
-      let status = "";
-      for (let tries = 0; tries < 100 && status !== "delivered"; tries++) {
-        const read = await fetch(`${server.url}/v2/sms/${message.id}`, { headers });
-        status = ((await read.json()) as { status: string }).status;
-        if (status !== "delivered") await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(status).toBe("delivered");
+      const { url } = server;
+      await waitFor(async () => {
+        const read = await fetch(`${url}/v2/sms/${message.id}`, { headers });
+        return ((await read.json()) as { status: string }).status === "delivered";
+      }, 10_000);
       const inbox = await fetch(`${server.url}/v2/sandbox/messages?to=%2B919812345678`, { headers });
       const entries = ((await inbox.json()) as { data: Array<{ message_id: string; text: string }> }).data;
       expect(entries).toEqual([
