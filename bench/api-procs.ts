@@ -10,7 +10,7 @@ import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fail, log, onCleanup } from "./lifecycle.js";
-import { PROFILE, PROFILE_DIR, RESULTS_DIR, ROOT } from "./options.js";
+import { DAKIYA_NODE_FLAGS, PROFILE, PROFILE_DIR, RESULTS_DIR, ROOT } from "./options.js";
 import { type ChildHandle, procCpuSeconds, procStatusMb, startChild } from "./processes.js";
 import { compileServer } from "./server.js";
 import { round } from "./summary.js";
@@ -26,15 +26,18 @@ export function roundResultsFile(processes: number): string {
  * those of all of them; it has exited when any of them has.
  */
 export function startApiProcesses(env: Record<string, string>, processes: number): ChildHandle {
-  const profile = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const nodeFlags = [
+    ...DAKIYA_NODE_FLAGS,
+    ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+  ];
   const primary = startChild(
     `dakiya serve --no-worker ×${processes}`,
-    [join(ROOT, "bench", "cluster.ts"), String(processes), ...profile],
+    [join(ROOT, "bench", "cluster.ts"), String(processes), ...nodeFlags],
     env,
     process.execPath,
     true,
   );
-  const worker = startChild("dakiya worker", [...profile, join(ROOT, "bin", "dakiya.js"), "worker"], env);
+  const worker = startChild("dakiya worker", [...nodeFlags, join(ROOT, "bin", "dakiya.js"), "worker"], env);
   const children = [primary, worker];
   /** The API processes, once the primary has said which they are. */
   const apiPids = (): number[] => {

@@ -1,6 +1,7 @@
 // What a run of `npm run bench` is asked to do: the command-line flags and the BENCH_* environment
 // variables (documented in bench/run.ts and README "Performance"), read once at start.
 
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,6 +14,19 @@ export const LOAD_SECONDS = envInteger("BENCH_DURATION", 10, 1, 20);
 export const CONNECTIONS = envInteger("BENCH_CONNECTIONS", 50, 1, 500);
 /** Messages a request of sms-batch (and recipients a sendsms of Kannel's, with --peer kannel). */
 export const BATCH_SIZE = envInteger("BENCH_BATCH_SIZE", 100, 1, 1000);
+/**
+ * The Node flags `npm start` runs Dakiya with: those of `bin/dakiya.js`'s first line
+ * (`#!/usr/bin/env -S node …`), so the bench's processes run as a deployment's do.
+ */
+export const DAKIYA_NODE_FLAGS = nodeFlagsOfBin();
+
+function nodeFlagsOfBin(): string[] {
+  const [shebang = ""] = readFileSync(join(ROOT, "bin", "dakiya.js"), "utf8").split("\n", 1);
+  return shebang
+    .replace(/^#!\/usr\/bin\/env -S node/, "")
+    .split(/\s+/)
+    .filter(Boolean);
+}
 export const PROFILE = process.env.BENCH_PROFILE === "1";
 /** Node options for `dakiya serve` alone, e.g. `--perf-basic-prof` for `perf record -p <pid>`. */
 export const SERVER_NODE_OPTIONS = (process.env.BENCH_SERVER_NODE_OPTIONS ?? "").split(/\s+/).filter(Boolean);

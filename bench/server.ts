@@ -5,7 +5,14 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fail, sleep } from "./lifecycle.js";
-import { PROFILE, PROFILE_DIR, READY_SECONDS, ROOT, SERVER_NODE_OPTIONS } from "./options.js";
+import {
+  DAKIYA_NODE_FLAGS,
+  PROFILE,
+  PROFILE_DIR,
+  READY_SECONDS,
+  ROOT,
+  SERVER_NODE_OPTIONS,
+} from "./options.js";
 import { type ChildHandle, startChild } from "./processes.js";
 
 // The server's settings. The SMSC of a real carrier grants some tens to hundreds of messages a
@@ -33,6 +40,7 @@ export function compileServer(): void {
 
 export function startDakiya(env: Record<string, string>): ChildHandle {
   const execArgv = [
+    ...DAKIYA_NODE_FLAGS,
     ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
     ...SERVER_NODE_OPTIONS,
   ];

@@ -1,8 +1,11 @@
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "../scripts/build-server.js";
-import { cliRunner, json, ROOT } from "./helpers/cli.js";
+import { BIN, cliRunner, json, ROOT } from "./helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { waitFor } from "./helpers/delivery.js";
 import { SMS_TEMPLATE_ID, TEST_ENTITY_ID } from "./helpers/dlt-fixtures.js";
@@ -10,6 +13,7 @@ import { type ServerProcess, startServerProcess } from "./helpers/server-process
 
 const SECRET = "bundle-test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 const SLOW = 90_000;
+const execFileAsync = promisify(execFile);
 
 /**
  * `NODE_ENV=production` runs the bundle of `npm run build:server` (dist/dakiya.mjs), which no
@@ -132,4 +136,21 @@ describe("the production bundle", () => {
     },
     SLOW,
   );
+
+  it("runs as an executable, with the Node flags of its first line", async () => {
+    // What `npm start` and systemd's ExecStart do: no `node` in front, so the first line decides.
+    const folder = mkdtempSync(join(tmpdir(), "dakiya-flags-"));
+    const preload = join(folder, "print-flags.cjs");
+    writeFileSync(preload, "process.stderr.write(JSON.stringify(process.execArgv));\n");
+    try {
+      const { stdout, stderr } = await execFileAsync(BIN, ["--version"], {
+        env: { ...env, NODE_OPTIONS: `--require ${preload}` },
+      });
+      const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+      expect(stdout.trim()).toBe(manifest.version);
+      expect(JSON.parse(stderr)).toContain("--max-semi-space-size=8");
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
