@@ -107,9 +107,9 @@ function openSqlite(path: string): SqliteDatabase.Database {
   // Each transaction of a commit group runs in a savepoint, whose sub-journal would otherwise be
   // a temporary file: dozens of write calls per request. Memory is enough for a request's pages.
   sqlite.pragma("temp_store = MEMORY");
-  // 8 MiB of page cache, not better-sqlite3's 16: the hot pages of a send fit, and pages read
-  // again come from the system's file cache; the server's peak memory is 8 MB lower (4 MiB cost
-  // CPU; docs/performance.md).
+  // 8 MiB of page cache, not better-sqlite3's 16: in the bench the server's peak memory is 8 MB
+  // lower at the same CPU a request (4 MiB cost CPU; docs/performance.md). A page that drops out
+  // is read again from the system's file cache.
   sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   sqlite.pragma("foreign_keys = ON");
   cachePreparedStatements(sqlite);
