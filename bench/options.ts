@@ -15,17 +15,19 @@ export const CONNECTIONS = envInteger("BENCH_CONNECTIONS", 50, 1, 500);
 /** Messages a request of sms-batch (and recipients a sendsms of Kannel's, with --peer kannel). */
 export const BATCH_SIZE = envInteger("BENCH_BATCH_SIZE", 100, 1, 1000);
 /**
- * The Node flags `npm start` runs Dakiya with: those of `bin/dakiya.js`'s first line
- * (`#!/usr/bin/env -S node …`), so the bench's processes run as a deployment's do.
+ * The Node flags `npm start` runs Dakiya with (`node <flags> bin/dakiya.js serve` in package.json),
+ * so the bench's processes run as a deployment's do.
  */
-export const DAKIYA_NODE_FLAGS = nodeFlagsOfBin();
+export const DAKIYA_NODE_FLAGS = nodeFlagsOfStart();
 
-function nodeFlagsOfBin(): string[] {
-  const [shebang = ""] = readFileSync(join(ROOT, "bin", "dakiya.js"), "utf8").split("\n", 1);
-  return shebang
-    .replace(/^#!\/usr\/bin\/env -S node/, "")
-    .split(/\s+/)
-    .filter(Boolean);
+function nodeFlagsOfStart(): string[] {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const flags = /^node (.*)bin\/dakiya\.js serve$/.exec(manifest.scripts.start)?.[1];
+  if (flags === undefined)
+    throw new Error(`package.json's start script has an unexpected form: ${manifest.scripts.start}`);
+  return flags.split(/\s+/).filter(Boolean);
 }
 export const PROFILE = process.env.BENCH_PROFILE === "1";
 /** Node options for `dakiya serve` alone, e.g. `--perf-basic-prof` for `perf record -p <pid>`. */

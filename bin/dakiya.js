@@ -1,9 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
-// The flag above halves V8's young generation (16 → 8 MB a semi-space): the server's peak memory
-// falls by about 19 MB under load, at the same CPU a request (docs/performance.md). V8 reads it
-// only at start, so it is given here, where `npm start`, `dakiya` and systemd's ExecStart run this
-// file; `node bin/dakiya.js` runs without it.
-
+#!/usr/bin/env node
 // With NODE_ENV=production the bundle of `npm run build` runs (dist/dakiya.mjs: one module, no
 // compiler at start-up, far less memory); otherwise the TypeScript sources run through tsx, so a
 // change is never hidden behind a stale build.
