@@ -10,9 +10,9 @@ import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fail, log, onCleanup } from "./lifecycle.js";
-import { DAKIYA_NODE_FLAGS, PROFILE, PROFILE_DIR, RESULTS_DIR, ROOT } from "./options.js";
+import { DAKIYA_NODE_FLAGS, RESULTS_DIR, ROOT } from "./options.js";
 import { type ChildHandle, procCpuSeconds, procStatusMb, startChild } from "./processes.js";
-import { compileServer } from "./server.js";
+import { clearProfiles, compileServer } from "./server.js";
 import { round } from "./summary.js";
 
 /** The results file of round k (the parent joins them into latest.json). */
@@ -26,18 +26,19 @@ export function roundResultsFile(processes: number): string {
  * those of all of them; it has exited when any of them has.
  */
 export function startApiProcesses(env: Record<string, string>, processes: number): ChildHandle {
-  const nodeFlags = [
-    ...DAKIYA_NODE_FLAGS,
-    ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
-  ];
+  clearProfiles();
   const primary = startChild(
     `dakiya serve --no-worker ×${processes}`,
-    [join(ROOT, "bench", "cluster.ts"), String(processes), ...nodeFlags],
+    [join(ROOT, "bench", "cluster.ts"), String(processes), ...DAKIYA_NODE_FLAGS],
     env,
     process.execPath,
     true,
   );
-  const worker = startChild("dakiya worker", [...nodeFlags, join(ROOT, "bin", "dakiya.js"), "worker"], env);
+  const worker = startChild(
+    "dakiya worker",
+    [...DAKIYA_NODE_FLAGS, join(ROOT, "bin", "dakiya.js"), "worker"],
+    env,
+  );
   const children = [primary, worker];
   /** The API processes, once the primary has said which they are. */
   const apiPids = (): number[] => {

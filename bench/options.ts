@@ -14,11 +14,16 @@ export const LOAD_SECONDS = envInteger("BENCH_DURATION", 10, 1, 20);
 export const CONNECTIONS = envInteger("BENCH_CONNECTIONS", 50, 1, 500);
 /** Messages a request of sms-batch (and recipients a sendsms of Kannel's, with --peer kannel). */
 export const BATCH_SIZE = envInteger("BENCH_BATCH_SIZE", 100, 1, 1000);
+export const PROFILE = process.env.BENCH_PROFILE === "1";
 /**
- * The Node flags `npm start` runs Dakiya with (`node <flags> bin/dakiya.js serve` in package.json),
- * so the bench's processes run as a deployment's do.
+ * Node flags for every Dakiya process the bench starts: those `npm start` runs it with (`node
+ * <flags> bin/dakiya.js serve` in package.json), so they run as a deployment's do, and with
+ * BENCH_PROFILE the CPU profiler's.
  */
-export const DAKIYA_NODE_FLAGS = nodeFlagsOfStart();
+export const DAKIYA_NODE_FLAGS = [
+  ...nodeFlagsOfStart(),
+  ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+];
 
 function nodeFlagsOfStart(): string[] {
   const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -29,7 +34,6 @@ function nodeFlagsOfStart(): string[] {
     throw new Error(`package.json's start script has an unexpected form: ${manifest.scripts.start}`);
   return flags.split(/\s+/).filter(Boolean);
 }
-export const PROFILE = process.env.BENCH_PROFILE === "1";
 /** Node options for `dakiya serve` alone, e.g. `--perf-basic-prof` for `perf record -p <pid>`. */
 export const SERVER_NODE_OPTIONS = (process.env.BENCH_SERVER_NODE_OPTIONS ?? "").split(/\s+/).filter(Boolean);
 export const RECEIPT_DELAY_MS = process.env.BENCH_RECEIPTS === "1" ? 1_000 : undefined;

@@ -39,16 +39,19 @@ export function compileServer(): void {
 }
 
 export function startDakiya(env: Record<string, string>): ChildHandle {
-  const execArgv = [
-    ...DAKIYA_NODE_FLAGS,
-    ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
-    ...SERVER_NODE_OPTIONS,
-  ];
-  if (PROFILE) {
-    rmSync(PROFILE_DIR, { recursive: true, force: true });
-    mkdirSync(PROFILE_DIR, { recursive: true });
-  }
-  return startChild("dakiya serve", [...execArgv, join(ROOT, "bin", "dakiya.js"), "serve"], env);
+  clearProfiles();
+  return startChild(
+    "dakiya serve",
+    [...DAKIYA_NODE_FLAGS, ...SERVER_NODE_OPTIONS, join(ROOT, "bin", "dakiya.js"), "serve"],
+    env,
+  );
+}
+
+/** With BENCH_PROFILE, empties the profiles' folder, so only the processes about to start write there. */
+export function clearProfiles(): void {
+  if (!PROFILE) return;
+  rmSync(PROFILE_DIR, { recursive: true, force: true });
+  mkdirSync(PROFILE_DIR, { recursive: true });
 }
 
 /** Waits for /readyz, and with `smpp` for the SMPP bind too; fails the run otherwise. */
