@@ -12,6 +12,7 @@ import { registerApiKeyAuth } from "./http/auth.js";
 import { createClientErrorHandler } from "./http/client-errors.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { healthRoutes } from "./http/health.js";
+import { RequestsInFlight } from "./http/in-flight.js";
 import { registerDocs } from "./http/openapi.js";
 import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js";
 import { RequestLogController } from "./http/request-log.js";
@@ -49,6 +50,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // Behind a reverse proxy, the client's address and scheme come from its X-Forwarded-* headers.
     trustProxy: ctx.trustedProxies.length > 0 ? ctx.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const requestsInFlight = new RequestsInFlight();
+  app.decorate("requestsInFlight", requestsInFlight);
+  requestsInFlight.countArrivals(app);
 
   const pageFallback = await registerWeb(app, options.webRoot ?? DEFAULT_WEB_ROOT);
   registerErrorHandling(app, pageFallback);
@@ -61,6 +65,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerJsonOnly(app);
   registerIdempotency(app, ctx);
   await registerDocs(app, ctx);
+  requestsInFlight.countAnswers(app);
 
   healthRoutes(app, ctx);
   balanceRoutes(app, ctx);

@@ -6,6 +6,9 @@ import type { App } from "./http/types.js";
 import { startMaintenance } from "./maintenance.js";
 import { startMetricsListener } from "./metrics/listener.js";
 
+/** The longest a stopping server waits for requests whose clients have gone. */
+const REQUEST_DRAIN_MS = 10_000;
+
 export interface RunningServer {
   url: string;
   /** Where `/metrics` listens when it has a listener of its own (METRICS_PORT). */
@@ -48,6 +51,8 @@ export async function startServer(
       ctx.shuttingDown = true;
       stopMaintenance();
       await app.close();
+      // A request whose client hung up has no connection left for app.close() to wait for.
+      await app.requestsInFlight.drained(REQUEST_DRAIN_MS);
       await worker?.stop();
       // Open until the worker has stopped, so a last scrape still sees its final counts.
       await metricsListener?.close();

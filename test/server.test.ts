@@ -114,6 +114,60 @@ describe("graceful shutdown", () => {
   });
 });
 
+describe("graceful shutdown after a client hung up", () => {
+  let database: TestDatabase;
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("keeps the database open until the request finishes, though its connection is gone", async () => {
+    database = await createTestDatabase("sqlite");
+    const ctx = await openTestContext(database.url);
+    const app = await buildApp(ctx);
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const outcome = new Promise<string>((resolve) => {
+      app.get("/abandoned", async () => {
+        arrived();
+        await released;
+        try {
+          await sql`select 1`.execute(ctx.db);
+          resolve("database open");
+        } catch (error) {
+          resolve(`database closed: ${(error as Error).message}`);
+        }
+        return { done: true };
+      });
+    });
+    const server = await startServer(app, ctx, LISTEN);
+    const { hostname, port } = new URL(server.url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.write(`GET /abandoned HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+    await requestArrived;
+    socket.destroy();
+    // The server sees the connection end; app.close() then has nothing left to wait for.
+    await sleep(50);
+
+    let stopped = false;
+    const stopping = server.stop().then(() => {
+      stopped = true;
+    });
+    await sleep(200);
+    expect(stopped, "stop() must wait for the request, not only its connection").toBe(false);
+    release();
+    expect(await outcome).toBe("database open");
+    await Promise.race([stopping, sleep(5_000)]);
+    expect(stopped).toBe(true);
+  });
+});
+
 describe("a running server", () => {
   let database: TestDatabase;
   let ctx: AppContext;

@@ -1,0 +1,52 @@
+import type { FastifyRequest } from "fastify";
+import type { App } from "./types.js";
+
+/**
+ * The requests being worked on: each from its arrival until its answer is handed to the socket,
+ * whether or not its client is still there to read it. `app.close()` waits for connections only,
+ * and a client that hangs up mid-request ends its connection while the request's hooks and
+ * handler still run; they must find the database open.
+ */
+export class RequestsInFlight {
+  private readonly open = new Set<FastifyRequest>();
+  private waiters: Array<() => void> = [];
+
+  /** Registered before any hook that does work, so a request is counted from its start. */
+  countArrivals(app: App): void {
+    app.addHook("onRequest", (request, _reply, done) => {
+      this.open.add(request);
+      done();
+    });
+  }
+
+  /**
+   * Registered after every other `onSend` hook (hooks run in the order they were added), since
+   * some write to the database (idempotency stores the answer there). An answer sent twice (an
+   * error in a later hook) passes here twice; a set counts it once.
+   */
+  countAnswers(app: App): void {
+    app.addHook("onSend", (request, _reply, payload, done) => {
+      this.finish(request);
+      done(null, payload);
+    });
+  }
+
+  /** Resolves once no request is in flight, or after `timeoutMs`, whichever is first. */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.open.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private finish(request: FastifyRequest): void {
+    if (!this.open.delete(request) || this.open.size > 0) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter();
+  }
+}
