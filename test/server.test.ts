@@ -168,6 +168,56 @@ describe("graceful shutdown after a client hung up", () => {
   });
 });
 
+describe("graceful shutdown after a client hung up mid-body", () => {
+  let database: TestDatabase;
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("does not wait for a request that will never reach its handler", async () => {
+    database = await createTestDatabase("sqlite");
+    const ctx = await openTestContext(database.url);
+    const app = await buildApp(ctx);
+    let handled = false;
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The client hangs up while the request is still in its onRequest hooks, as during a key's
+    // lookup: its body can no longer arrive.
+    app.addHook("onRequest", async () => {
+      arrived();
+      await released;
+    });
+    app.post("/upload", async () => {
+      handled = true;
+      return { done: true };
+    });
+    const server = await startServer(app, ctx, LISTEN);
+    const { hostname, port } = new URL(server.url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.write(
+      `POST /upload HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"half":`,
+    );
+    await requestArrived;
+    socket.destroy();
+    await sleep(50);
+    release();
+
+    const stopMs = await Promise.race([
+      server.stop().then(() => 0),
+      sleep(3_000).then(() => Number.POSITIVE_INFINITY),
+    ]);
+    expect(stopMs, "stop() must not wait out its bound for a request that cannot finish").toBe(0);
+    expect(handled).toBe(false);
+  });
+});
+
 describe("a running server", () => {
   let database: TestDatabase;
   let ctx: AppContext;
