@@ -168,15 +168,19 @@ describe("graceful shutdown after a client hung up", () => {
   });
 });
 
-describe("graceful shutdown after a client hung up mid-body", () => {
-  let database: TestDatabase;
+describe("graceful shutdown after a client hung up during the key's lookup", () => {
+  const databases: TestDatabase[] = [];
 
   afterAll(async () => {
-    await database?.drop();
+    for (const database of databases) await database.drop();
   });
 
-  it("does not wait for a request that will never reach its handler", async () => {
-    database = await createTestDatabase("sqlite");
+  it.each([
+    ["all of its body", '{"whole":true}', 14],
+    ["part of its body", '{"half":', 100],
+  ])("does not wait for a request that will never reach its handler (sent %s)", async (_, body, length) => {
+    const database = await createTestDatabase("sqlite");
+    databases.push(database);
     const ctx = await openTestContext(database.url);
     const app = await buildApp(ctx);
     let handled = false;
@@ -189,7 +193,7 @@ describe("graceful shutdown after a client hung up mid-body", () => {
       release = resolve;
     });
     // The client hangs up while the request is still in its onRequest hooks, as during a key's
-    // lookup: its body can no longer arrive.
+    // lookup: its body can no longer be read.
     app.addHook("onRequest", async () => {
       arrived();
       await released;
@@ -202,7 +206,7 @@ describe("graceful shutdown after a client hung up mid-body", () => {
     const { hostname, port } = new URL(server.url);
     const socket = connect({ host: hostname, port: Number(port) });
     socket.write(
-      `POST /upload HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"half":`,
+      `POST /upload HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${body}`,
     );
     await requestArrived;
     socket.destroy();

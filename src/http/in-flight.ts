@@ -1,36 +1,32 @@
 import type { FastifyRequest } from "fastify";
 import type { App } from "./types.js";
 
+/** The status of a request whose client hung up before it was read (as nginx logs it). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 /**
  * The requests being worked on: each from its arrival until its answer is handed to the socket,
  * whether or not its client is still there to read it. `app.close()` waits for connections only,
  * and a client that hangs up mid-request ends its connection while the request's hooks and
  * handler still run; they must find the database open.
- *
- * A request whose client hung up before sending all of its body never reaches its handler and
- * never answers: it is over once its `onRequest` hooks (the key's lookup) are done.
  */
 export class RequestsInFlight {
   private readonly open = new Set<FastifyRequest>();
-  /** Requests past their `onRequest` hooks, reading their body or further. */
-  private readonly pastOnRequest = new WeakSet<FastifyRequest>();
   private waiters: Array<() => void> = [];
 
-  /** Registered before any hook that does work, so a request is counted from its start. */
+  /**
+   * Registered before any hook that does work, so a request is counted from its start. A request
+   * whose client hung up while it was in its `onRequest` hooks (the key's lookup) goes no further:
+   * its body can no longer be read, so it would never reach its handler nor answer.
+   */
   countArrivals(app: App): void {
     app.addHook("onRequest", (request, _reply, done) => {
       this.open.add(request);
       done();
     });
-    app.addHook("preParsing", (request, _reply, payload, done) => {
-      this.pastOnRequest.add(request);
-      if (request.raw.destroyed && !request.raw.complete) this.finish(request);
+    app.addHook("preParsing", (request, reply, payload, done) => {
+      if (request.raw.destroyed) return reply.code(CLIENT_CLOSED_REQUEST).send();
       done(null, payload);
-    });
-    app.addHook("onRequestAbort", (request, done) => {
-      // Still in its onRequest hooks, it is finished as it leaves them (preParsing, above).
-      if (this.pastOnRequest.has(request) && !request.raw.complete) this.finish(request);
-      done();
     });
   }
 
