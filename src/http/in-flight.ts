@@ -1,7 +1,10 @@
 import type { FastifyRequest } from "fastify";
 import type { App } from "./types.js";
 
-/** The status of a request whose client hung up before it was read (as nginx logs it). */
+/**
+ * The answer to a request whose client hung up before its body was read. No one receives it; it
+ * ends the request's work (nginx logs such requests as 499).
+ */
 export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
