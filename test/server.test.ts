@@ -22,6 +22,15 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** A promise and what resolves it: a point a test waits for, or lets a request pass. */
+function signal(): { reached: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const reached = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { reached, fire };
+}
+
 /** Resolves with the error code of a fresh TCP connection attempt, or "connected" if one was accepted. */
 function tryConnect(url: string): Promise<string> {
   const { hostname, port } = new URL(url);
@@ -54,13 +63,10 @@ describe("graceful shutdown", () => {
 
   it("finishes in-flight requests, refuses new connections, then closes the database", async () => {
     const app = await buildApp(ctx);
-    let arrived!: () => void;
-    const requestArrived = new Promise<void>((resolve) => {
-      arrived = resolve;
-    });
+    const arrival = signal();
     let handlerDone = false;
     app.get("/slow", async () => {
-      arrived();
+      arrival.fire();
       await sleep(300);
       // The database must still be open while a request is in flight.
       const result = await sql<{ one: number }>`select 1 as one`.execute(ctx.db);
@@ -77,7 +83,7 @@ describe("graceful shutdown", () => {
       status: response.status,
       body: await response.json(),
     }));
-    await requestArrived;
+    await arrival.reached;
     expect(ctx.shuttingDown).toBe(false);
 
     const startedStopping = performance.now();
@@ -125,18 +131,12 @@ describe("graceful shutdown after a client hung up", () => {
     database = await createTestDatabase("sqlite");
     const ctx = await openTestContext(database.url);
     const app = await buildApp(ctx);
-    let arrived!: () => void;
-    const requestArrived = new Promise<void>((resolve) => {
-      arrived = resolve;
-    });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const arrival = signal();
+    const release = signal();
     const outcome = new Promise<string>((resolve) => {
       app.get("/abandoned", async () => {
-        arrived();
-        await released;
+        arrival.fire();
+        await release.reached;
         try {
           await sql`select 1`.execute(ctx.db);
           resolve("database open");
@@ -150,7 +150,7 @@ describe("graceful shutdown after a client hung up", () => {
     const { hostname, port } = new URL(server.url);
     const socket = connect({ host: hostname, port: Number(port) });
     socket.write(`GET /abandoned HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
-    await requestArrived;
+    await arrival.reached;
     socket.destroy();
     // The server sees the connection end; app.close() then has nothing left to wait for.
     await sleep(50);
@@ -161,7 +161,7 @@ describe("graceful shutdown after a client hung up", () => {
     });
     await sleep(200);
     expect(stopped, "stop() must wait for the request, not only its connection").toBe(false);
-    release();
+    release.fire();
     expect(await outcome).toBe("database open");
     await Promise.race([stopping, sleep(5_000)]);
     expect(stopped).toBe(true);
@@ -184,19 +184,13 @@ describe("graceful shutdown after a client hung up during the key's lookup", () 
     const ctx = await openTestContext(database.url);
     const app = await buildApp(ctx);
     let handled = false;
-    let arrived!: () => void;
-    const requestArrived = new Promise<void>((resolve) => {
-      arrived = resolve;
-    });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const arrival = signal();
+    const release = signal();
     // The client hangs up while the request is still in its onRequest hooks, as during a key's
     // lookup: its body can no longer be read.
     app.addHook("onRequest", async () => {
-      arrived();
-      await released;
+      arrival.fire();
+      await release.reached;
     });
     app.post("/upload", async () => {
       handled = true;
@@ -208,10 +202,10 @@ describe("graceful shutdown after a client hung up during the key's lookup", () 
     socket.write(
       `POST /upload HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${body}`,
     );
-    await requestArrived;
+    await arrival.reached;
     socket.destroy();
     await sleep(50);
-    release();
+    release.fire();
 
     const stopMs = await Promise.race([
       server.stop().then(() => 0),
