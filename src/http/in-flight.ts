@@ -5,7 +5,7 @@ import type { App } from "./types.js";
  * The answer to a request whose client hung up before its body was read. No one receives it; it
  * ends the request's work (nginx logs such requests as 499).
  */
-export const CLIENT_CLOSED_REQUEST = 499;
+const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * The requests being worked on: each from its arrival until its answer is handed to the socket,
