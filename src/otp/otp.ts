@@ -51,9 +51,19 @@ const pendingOtp = prepareQuery<NumberScope, OtpsTable>((db, param) =>
 );
 const insertOtp = preparedInsert("otps");
 
-/** A number's latest OTP, for a verification that found none pending. */
-const latestOtp = prepareQuery<NumberScope, OtpsTable>((db, param) =>
-  otpsOfNumber(db, param).orderBy("created_at", "desc").orderBy("id", "desc").limit(rowLimit(1)),
+type SettledOtp = Pick<OtpsTable, "status" | "attempts" | "max_attempts">;
+
+/** A number's latest OTP, for a verification that found none pending: what its answer reads. */
+const latestOtp = prepareQuery<NumberScope, SettledOtp>((db, param) =>
+  db
+    .selectFrom("otps")
+    .select(["status", "attempts", "max_attempts"])
+    .where("account_id", "=", param("accountId"))
+    .where("environment", "=", param("environment"))
+    .where("recipient", "=", param("to"))
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(rowLimit(1)),
 );
 
 /** One verification attempt, counted only while the OTP is pending, unexpired and has attempts left. */
@@ -465,7 +475,8 @@ async function countHourlySend(
  * Checks a code. Attempts are counted with one guarded update, so however many verifications
  * arrive at once, at most `max_attempts` of them compare a code; the OTP is approved once. The
  * count, what it settles (approved, locked, expired) and, with `record`, the answer are written
- * in one transaction.
+ * in one transaction. A number with no pending OTP has nothing to write: without `record`, its
+ * answer is read outside any transaction.
  */
 export async function verifyOtp(
   ctx: AppContext,
@@ -474,31 +485,43 @@ export async function verifyOtp(
   record?: RecordAnswer<VerifyResult>,
 ): Promise<VerifyResult> {
   requireIndianMobile(request.to);
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    const checked = await checkCode(trx, ctx, principal, request);
-    await record?.(trx, checked);
-    return checked;
-  });
+  const number = { accountId: principal.accountId, environment: principal.environment, to: request.to };
+  const result =
+    (record ? undefined : await answerWithoutPending(ctx.db, number)) ??
+    (await ctx.db.transaction().execute(async (trx) => {
+      const checked = await checkCode(trx, ctx, number, request.code);
+      await record?.(trx, checked);
+      return checked;
+    }));
   ctx.metrics.otpVerified(principal.environment, result.reason);
   return result;
+}
+
+/**
+ * The answer for a number with no pending OTP: that of its latest, which has settled (approved,
+ * locked or expired) and never changes again, so it takes no attempt. Undefined while one is
+ * pending.
+ */
+async function answerWithoutPending(db: DbOrTrx, number: NumberScope): Promise<VerifyResult | undefined> {
+  if ((await pendingOtp.execute(db, number)).rows.length > 0) return undefined;
+  return latestAnswer(db, number);
+}
+
+/** The answer of a number's latest OTP, for a verification that found none pending. */
+async function latestAnswer(db: DbOrTrx, number: NumberScope): Promise<VerifyResult> {
+  const [latest] = (await latestOtp.execute(db, number)).rows;
+  return latest ? settledAnswer(latest) : { verified: false, reason: "not_found", attempts_remaining: 0 };
 }
 
 async function checkCode(
   trx: Transaction<Database>,
   ctx: AppContext,
-  principal: KeyPrincipal,
-  request: { to: string; code: string },
+  number: NumberScope,
+  code: string,
 ): Promise<VerifyResult> {
-  const number = { accountId: principal.accountId, environment: principal.environment, to: request.to };
   const now = isoNow(ctx.clock);
-  // The pending OTP if there is one, else the latest: that one has settled (approved, locked or
-  // expired), and a settled OTP never changes again, so it takes no attempt.
   const [pending] = (await pendingOtp.execute(trx, number)).rows;
-  if (!pending) {
-    const [latest] = (await latestOtp.execute(trx, number)).rows;
-    if (!latest) return { verified: false, reason: "not_found", attempts_remaining: 0 };
-    return settledOutcome(trx, ctx, latest, now);
-  }
+  if (!pending) return latestAnswer(trx, number);
   const [counted] = (await countAttempt.execute(trx, { id: pending.id, now })).rows;
   if (!counted) {
     // Expired or out of attempts, or settled by a concurrent verification since it was read.
@@ -511,7 +534,7 @@ async function checkCode(
   }
 
   const remaining = counted.max_attempts - counted.attempts;
-  if (codeMatches(ctx.secret, pending.id, request.code, counted.code_hash)) {
+  if (codeMatches(ctx.secret, pending.id, code, counted.code_hash)) {
     const [approved] = (await approveOtp.execute(trx, { id: pending.id, now })).rows;
     if (approved) {
       await recordOtpEvents(trx, ctx, "otp.verified", [approved]);
@@ -523,23 +546,36 @@ async function checkCode(
   return { verified: false, reason: "incorrect_code", attempts_remaining: remaining };
 }
 
-/** Why an OTP takes no more attempts: approved, out of attempts, or expired. */
+/**
+ * Why an OTP takes no more attempts: approved, out of attempts, or expired. One still pending
+ * (expired, or out of attempts) is ended here.
+ */
 async function settledOutcome(
   trx: Transaction<Database>,
   ctx: AppContext,
   otp: OtpsTable,
   now: string,
 ): Promise<VerifyResult> {
-  const { id } = otp;
-  const remaining = Math.max(0, otp.max_attempts - otp.attempts);
-  if (otp.status === "approved")
-    return { verified: false, reason: "already_verified", attempts_remaining: remaining };
-  if (otp.status === "locked" || (otp.status === "pending" && otp.attempts >= otp.max_attempts)) {
-    await endOtp(trx, ctx, id, "locked", now);
+  if (otp.status !== "pending") return settledAnswer(otp);
+  if (otp.attempts >= otp.max_attempts) {
+    await endOtp(trx, ctx, otp.id, "locked", now);
     return { verified: false, reason: "max_attempts_reached", attempts_remaining: 0 };
   }
-  await endOtp(trx, ctx, id, "expired", now);
-  return { verified: false, reason: "expired", attempts_remaining: remaining };
+  await endOtp(trx, ctx, otp.id, "expired", now);
+  return { verified: false, reason: "expired", attempts_remaining: otp.max_attempts - otp.attempts };
+}
+
+/** What a verification of an OTP that is no longer pending answers. */
+function settledAnswer(otp: SettledOtp): VerifyResult {
+  const remaining = Math.max(0, otp.max_attempts - otp.attempts);
+  switch (otp.status) {
+    case "approved":
+      return { verified: false, reason: "already_verified", attempts_remaining: remaining };
+    case "locked":
+      return { verified: false, reason: "max_attempts_reached", attempts_remaining: 0 };
+    default:
+      return { verified: false, reason: "expired", attempts_remaining: remaining };
+  }
 }
 
 /** Ends a pending OTP unverified; the one call that changes it writes its `otp.failed`. */
