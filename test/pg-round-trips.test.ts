@@ -60,6 +60,15 @@ describe.skipIf(!LIVE)("round trips per send on PostgreSQL", () => {
     expect(count, statements.join("\n")).toBeLessThanOrEqual(3);
   });
 
+  it("verifying an OTP that is no longer pending takes 2 round trips: the key, then its reads", async () => {
+    const { to, code } = await harness.sentOtp(secret);
+    expect((await harness.verifyOk(secret, to, code)).reason).toBe("approved");
+    const { count, statements } = await roundTrips(async () => {
+      expect((await harness.verifyOk(secret, to, code)).reason).toBe("already_verified");
+    });
+    expect(count, statements.join("\n")).toBe(2);
+  });
+
   it("an SMS send takes at most 3 round trips", async () => {
     const { count, statements } = await roundTrips(async () => {
       const response = await harness.app.inject({

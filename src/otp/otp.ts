@@ -7,6 +7,7 @@ import {
   FlightRefused,
   type FlightStatement,
   guarded,
+  readTogether,
   statementOf,
 } from "../db/one-flight.js";
 import { preparedInsert, prepareQuery } from "../db/prepared.js";
@@ -487,7 +488,7 @@ export async function verifyOtp(
   requireIndianMobile(request.to);
   const number = { accountId: principal.accountId, environment: principal.environment, to: request.to };
   const result =
-    (record ? undefined : await answerWithoutPending(ctx.db, number)) ??
+    (record ? undefined : await answerWithoutPending(ctx, number)) ??
     (await ctx.db.transaction().execute(async (trx) => {
       const checked = await checkCode(trx, ctx, number, request.code);
       await record?.(trx, checked);
@@ -500,16 +501,22 @@ export async function verifyOtp(
 /**
  * The answer for a number with no pending OTP: that of its latest, which has settled (approved,
  * locked or expired) and never changes again, so it takes no attempt. Undefined while one is
- * pending.
+ * pending. On PostgreSQL both reads go in one round trip.
  */
-async function answerWithoutPending(db: DbOrTrx, number: NumberScope): Promise<VerifyResult | undefined> {
-  if ((await pendingOtp.execute(db, number)).rows.length > 0) return undefined;
-  return latestAnswer(db, number);
+async function answerWithoutPending(ctx: AppContext, number: NumberScope): Promise<VerifyResult | undefined> {
+  if (ctx.dialect === "postgres") {
+    const [pending, [latest]] = await readTogether(ctx, [
+      pendingOtp.compile(ctx.db, number),
+      latestOtp.compile(ctx.db, number),
+    ]);
+    return pending.length > 0 ? undefined : latestAnswer(latest);
+  }
+  if ((await pendingOtp.execute(ctx.db, number)).rows.length > 0) return undefined;
+  return latestAnswer((await latestOtp.execute(ctx.db, number)).rows[0]);
 }
 
 /** The answer of a number's latest OTP, for a verification that found none pending. */
-async function latestAnswer(db: DbOrTrx, number: NumberScope): Promise<VerifyResult> {
-  const [latest] = (await latestOtp.execute(db, number)).rows;
+function latestAnswer(latest: SettledOtp | undefined): VerifyResult {
   return latest ? settledAnswer(latest) : { verified: false, reason: "not_found", attempts_remaining: 0 };
 }
 
@@ -521,7 +528,7 @@ async function checkCode(
 ): Promise<VerifyResult> {
   const now = isoNow(ctx.clock);
   const [pending] = (await pendingOtp.execute(trx, number)).rows;
-  if (!pending) return latestAnswer(trx, number);
+  if (!pending) return latestAnswer((await latestOtp.execute(trx, number)).rows[0]);
   const [counted] = (await countAttempt.execute(trx, { id: pending.id, now })).rows;
   if (!counted) {
     // Expired or out of attempts, or settled by a concurrent verification since it was read.
