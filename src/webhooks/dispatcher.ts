@@ -117,10 +117,12 @@ export function startWebhookDispatcher(
       if (full.length > 0) nothingBesides = { key: busyKey, until: Date.now() + BUSY_RECHECK_MS };
       return false;
     }
-    // Ranking a long backlog on every claim would cost more than the requests it starts; what is
-    // left out waits for the next claim, which follows at once when this one comes back full.
-    // A power of two, so the claim's text (the number is written into it) takes few forms.
-    const candidates = 2 ** Math.floor(Math.log2(Math.min(room, settings.claimBatch * 8)));
+    // Twice a claim batch of the oldest due deliveries: a busy endpoint refilled takes one batch,
+    // which leaves as many for other endpoints' oldest. Each candidate is a row read, so ranking
+    // more cost more than the requests it started; what is left out waits for the next claim,
+    // which follows at once when this one comes back full. A power of two, so the claim's text
+    // (the number is written into it) takes few forms.
+    const candidates = 2 ** Math.floor(Math.log2(Math.min(room, settings.claimBatch * 2)));
     const taken = await claimDueWebhookDeliveries(ctx.db, ctx.dialect, {
       owner: settings.owner,
       now,
