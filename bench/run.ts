@@ -203,7 +203,12 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
     ...(receiver?.certificateFile ? { NODE_EXTRA_CA_CERTS: receiver.certificateFile } : {}),
   };
   const server = ROUND_API_PROCS ? startApiProcesses(serverEnv, ROUND_API_PROCS) : startDakiya(serverEnv);
-  onCleanup(() => server.stop());
+  onCleanup(async () => {
+    await server.stop();
+    // Also when the run fails: the server's last lines say why a request failed.
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    writeFileSync(join(RESULTS_DIR, "server.log"), server.logTail.join("\n"));
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForReady(baseUrl, server, smsc !== undefined);
   log(
@@ -349,7 +354,6 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
     );
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeResults(results);
-  writeFileSync(join(RESULTS_DIR, "server.log"), server.logTail.join("\n"));
 
   const live = results.filter((r): r is LiveScenarioResult => "queue" in r);
   if (live.length > 0) printLiveReport(live, (Date.now() - started) / 1000);
