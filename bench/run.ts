@@ -204,10 +204,13 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   };
   const server = ROUND_API_PROCS ? startApiProcesses(serverEnv, ROUND_API_PROCS) : startDakiya(serverEnv);
   onCleanup(async () => {
-    await server.stop();
-    // Also when the run fails: the server's last lines say why a request failed.
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    writeFileSync(join(RESULTS_DIR, "server.log"), server.logTail.join("\n"));
+    try {
+      await server.stop();
+    } finally {
+      // Also when the run fails: the server's last lines say why a request failed.
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      writeFileSync(join(RESULTS_DIR, "server.log"), server.logTail.join("\n"));
+    }
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForReady(baseUrl, server, smsc !== undefined);
