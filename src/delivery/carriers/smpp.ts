@@ -10,7 +10,10 @@ export const SMPP_CARRIER = "smpp";
 
 /** How long a send waits for a first bind of any route (a worker that just started). */
 const BIND_WAIT_MS = 5_000;
-/** Acceptance times kept for the receipt latency metric, at most; older ones are forgotten first. */
+/**
+ * Acceptance times kept for the receipt latency metric, at most, shared equally by the routes;
+ * older ones are forgotten first.
+ */
 const ACCEPTANCES_KEPT = 50_000;
 
 export type SmppStatus = {
@@ -41,7 +44,6 @@ export interface SmppCarrierDeps {
 export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrierDeps): SmppCarrier {
   const log = deps.log.child({ carrier: SMPP_CARRIER });
   const meter = deps.meter ?? unmetered;
-  const acceptedAt = new RecentMap<string, { route: string; at: number }>(ACCEPTANCES_KEPT);
   let bindWaiters: Array<() => void> = [];
 
   const links = routes.map(
@@ -62,21 +64,31 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
       ),
   );
   const order = new RouteOrder(links.map((link) => ({ ...link.config, link })));
+  // When each route's messages awaiting a receipt were accepted, by the SMSC's message id: plain
+  // numbers under the SMSC's own id strings, since a full map of objects under joined keys held
+  // twice the memory.
+  const keptPerRoute = Math.ceil(ACCEPTANCES_KEPT / Math.max(1, links.length));
+  const acceptedAt = new Map(links.map((link) => [link, new RecentMap<string, number>(keptPerRoute)]));
 
   async function storeReceipt(receipt: Receipt): Promise<boolean> {
     const stored = await deps.onReceipt(receipt);
     if (stored) {
-      const key = acceptanceKey(receipt.carrier, receipt.carrierMessageId);
-      const accepted = acceptedAt.take(key);
-      // Acceptances from before this process started are not known here: no latency for them.
-      if (accepted) meter.receipt(accepted.route, Math.max(0, (Date.now() - accepted.at) / 1000));
+      for (const [link, times] of acceptedAt) {
+        if (link.receiptCarrier !== receipt.carrier) continue;
+        const at = times.take(receipt.carrierMessageId);
+        // Acceptances from before this process started are not known here: no latency for them.
+        if (at === undefined) continue;
+        meter.receipt(link.name, Math.max(0, (Date.now() - at) / 1000));
+        break;
+      }
     }
     return stored;
   }
 
   function remember(link: SmppRouteLink, ids: string[]): void {
+    const times = acceptedAt.get(link);
     const at = Date.now();
-    for (const id of ids) acceptedAt.set(acceptanceKey(link.receiptCarrier, id), { route: link.name, at });
+    for (const id of ids) times?.set(id, at);
   }
 
   function start(): void {
@@ -213,8 +225,4 @@ function unavailable(links: SmppRouteLink[]): SendResult {
     errorMessage: bound ? "No SMSC route can take the message now." : "Not bound to the SMSC.",
     retryAfterSeconds: 2,
   };
-}
-
-function acceptanceKey(receiptCarrier: string, carrierMessageId: string): string {
-  return `${receiptCarrier}\u0000${carrierMessageId}`;
 }
