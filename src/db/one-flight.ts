@@ -1,6 +1,7 @@
 import type { CompiledQuery } from "kysely";
 import { postgresPoolOf } from "./database.js";
 import { statementConfig } from "./pg-statements.js";
+import { executeCompiled } from "./prepared.js";
 import type { Db, Dialect } from "./schema.js";
 
 /*
@@ -173,7 +174,8 @@ export type RowsOf<Q extends readonly CompiledQuery<unknown>[]> = {
 
 /**
  * Runs independent reads together: on PostgreSQL on one connection, sent at once (one round
- * trip); on SQLite one after the other (no round trips there).
+ * trip); on SQLite one after the other (no round trips there), each at once when the connection
+ * is free (`executeCompiled`).
  */
 export async function readTogether<const Q extends readonly CompiledQuery<unknown>[]>(
   database: { db: Db; dialect: Dialect },
@@ -182,7 +184,7 @@ export async function readTogether<const Q extends readonly CompiledQuery<unknow
   const { db, dialect } = database;
   if (dialect !== "postgres") {
     const rows: unknown[][] = [];
-    for (const query of queries) rows.push((await db.executeQuery(query)).rows as unknown[]);
+    for (const query of queries) rows.push((await executeCompiled(db, query)).rows as unknown[]);
     return rows as RowsOf<Q>;
   }
   const client = await postgresPoolOf(db).connect();

@@ -501,18 +501,14 @@ export async function verifyOtp(
 /**
  * The answer for a number with no pending OTP: that of its latest, which has settled (approved,
  * locked or expired) and never changes again, so it takes no attempt. Undefined while one is
- * pending. On PostgreSQL both reads go in one round trip.
+ * pending. Both reads go together (one round trip on PostgreSQL).
  */
 async function answerWithoutPending(ctx: AppContext, number: NumberScope): Promise<VerifyResult | undefined> {
-  if (ctx.dialect === "postgres") {
-    const [pending, [latest]] = await readTogether(ctx, [
-      pendingOtp.compile(ctx.db, number),
-      latestOtp.compile(ctx.db, number),
-    ]);
-    return pending.length > 0 ? undefined : latestAnswer(latest);
-  }
-  if ((await pendingOtp.execute(ctx.db, number)).rows.length > 0) return undefined;
-  return latestAnswer((await latestOtp.execute(ctx.db, number)).rows[0]);
+  const [pending, [latest]] = await readTogether(ctx, [
+    pendingOtp.compile(ctx.db, number),
+    latestOtp.compile(ctx.db, number),
+  ]);
+  return pending.length > 0 ? undefined : latestAnswer(latest);
 }
 
 /** The answer of a number's latest OTP, for a verification that found none pending. */
