@@ -34,9 +34,14 @@ describe("configuration from the environment", () => {
     [{ SMPP_URL: "smpp://a:b@h", SMPP_BIND: "receiver" }, /SMPP_BIND/],
     [{ SMPP_URL: "smpp://a:b@h", SMPP_TLV_TM: "0x0010" }, /SMPP_TLV_TM/],
     [{ SMPP_URL: "smpp://a:b@h", SMPP_TPS: "0" }, /SMPP_TPS/],
+    [{ SMPP_URL: "smpp://a:b@h", SMPP_TPS: "100001" }, /SMPP_TPS/],
   ])("refuses %o with a one-line message naming the variable", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("takes SMPP_TPS up to 100000", () => {
+    expect(loadConfig({ SMPP_URL: "smpp://a:b@h", SMPP_TPS: "100000" }).smpp[0]?.tps).toBe(100_000);
   });
 
   it("reads an SMPP connection, with TLS, an encoded password and hex TLV tags", () => {

@@ -149,7 +149,7 @@ describe("SMPP_ROUTES", () => {
     [
       "a string tps",
       [{ ...PRIMARY, tps: "100" }],
-      /route "primary": tps must be an integer from 1 to 10000, got "100"/,
+      /route "primary": tps must be an integer from 1 to 100000, got "100"/,
     ],
     [
       "a fractional window",
@@ -170,7 +170,7 @@ describe("SMPP_ROUTES", () => {
     ],
     ["a boolean tm_id", [{ ...PRIMARY, tm_id: true }], /tm_id must be a string, got a boolean/],
     ["a bad smsc", [{ ...PRIMARY, smsc: "A B" }], /smsc must be a name/],
-    ["a null field", [{ ...PRIMARY, tps: null }], /tps must be an integer from 1 to 10000, got null/],
+    ["a null field", [{ ...PRIMARY, tps: null }], /tps must be an integer from 1 to 100000, got null/],
     [
       "one account split over two smsc names",
       [PRIMARY, { ...PRIMARY, name: "second" }],
@@ -286,7 +286,7 @@ describe("SMPP_ROUTES", () => {
         name,
         priority: fc.integer({ min: 0, max: 1_000 }),
         weight: fc.integer({ min: 1, max: 1_000 }),
-        tps: fc.integer({ min: 1, max: 10_000 }),
+        tps: fc.integer({ min: 1, max: 100_000 }),
         window: fc.integer({ min: 1, max: 1_000 }),
         tlv_tm: fc.integer({ min: 0x1400, max: 0x3fff }),
         port: fc.integer({ min: 1, max: 65_535 }),

@@ -56,7 +56,7 @@ const ROUTE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
  * its default and its bounds.
  */
 const INTEGER_FIELDS = {
-  tps: { env: "SMPP_TPS", fallback: 50, min: 1, max: 10_000 },
+  tps: { env: "SMPP_TPS", fallback: 50, min: 1, max: 100_000 },
   window: { env: "SMPP_WINDOW", fallback: 10, min: 1, max: 1_000 },
   tlv_entity_id: { env: "SMPP_TLV_ENTITY_ID", fallback: 0x1400, min: 0x1400, max: 0x3fff },
   tlv_template_id: { env: "SMPP_TLV_TEMPLATE_ID", fallback: 0x1401, min: 0x1400, max: 0x3fff },
