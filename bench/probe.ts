@@ -1,6 +1,7 @@
 // The database as the bench watches it while the server runs: queue counts read synchronously
 // (SQLite directly, PostgreSQL polled every 100 ms), the events written since a time, and the
-// totals at the end.
+// totals at the end. The bench's SMSC runs in the same process, and a synchronous read holds up
+// its answers: what is polled often must be cheap (`queueEmpty`).
 
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
@@ -9,6 +10,11 @@ import type { BenchDatabase } from "./setup.js";
 
 export interface QueueProbe {
   queued: () => number;
+  /**
+   * Whether no message is queued: one index entry read, 0.1 ms. Counting reads the whole queue
+   * index: at 150,000 queued messages 6 ms (up to 15), during which the SMSC answers nothing.
+   */
+  queueEmpty: () => boolean;
   awaitingReceipt: () => number;
   /** Events of `environment` created at or after `since` (an ISO time, as the events table keeps it). */
   eventsWritten(environment: string, since: string): Promise<number>;
@@ -23,11 +29,15 @@ export async function openQueueProbe(database: BenchDatabase): Promise<QueueProb
     const countStatus = db.prepare<[string], { n: number }>(
       "select count(*) as n from messages where status = ?",
     );
+    const anyQueued = db.prepare<[], { queued: number }>(
+      "select exists (select 1 from messages where status = 'queued') as queued",
+    );
     const countEvents = db.prepare<[string, string], { n: number }>(
       "select count(*) as n from events where environment = ? and created_at >= ?",
     );
     return {
       queued: () => countStatus.get("queued")?.n ?? 0,
+      queueEmpty: () => anyQueued.get()?.queued === 0,
       awaitingReceipt: () => countStatus.get("submitted")?.n ?? 0,
       eventsWritten: async (environment, since) => countEvents.get(environment, since)?.n ?? 0,
       totals: async () => {
@@ -77,6 +87,7 @@ export async function openQueueProbe(database: BenchDatabase): Promise<QueueProb
   }, 100);
   return {
     queued: () => counts.queued,
+    queueEmpty: () => counts.queued === 0,
     awaitingReceipt: () => counts.submitted,
     eventsWritten: async (environment, since) => {
       const { rows } = await client.query<{ n: string }>(

@@ -262,6 +262,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       smsc,
       server,
       queued: probe.queued,
+      queueEmpty: probe.queueEmpty,
       awaitingReceipt: probe.awaitingReceipt,
       machine,
       load: liveLoads[name],

@@ -135,7 +135,7 @@ export async function measureWebhooks(options: {
     await receiver.refresh();
     written = await probe.eventsWritten(environment, sinceIso);
     arrived = firstArrivals(receiver.records, environment, since);
-    if (probe.queued() === 0 && arrived.size >= written) {
+    if (probe.queueEmpty() && arrived.size >= written) {
       drainedAt = Date.now();
       break;
     }

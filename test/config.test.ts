@@ -41,7 +41,7 @@ describe("configuration from the environment", () => {
   });
 
   it("takes SMPP_TPS up to 100000", () => {
-    expect(loadConfig({ SMPP_URL: "smpp://a:b@h", SMPP_TPS: "100000" }).smpp[0]?.tps).toBe(100_000);
+    expect(loadConfig({ SMPP_URL: "smpp://a:b@h", SMPP_TPS: "100000" }).smpp?.[0]?.tps).toBe(100_000);
   });
 
   it("reads an SMPP connection, with TLS, an encoded password and hex TLV tags", () => {

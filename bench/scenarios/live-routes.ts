@@ -77,6 +77,7 @@ export async function runLiveRoutesScenario(options: {
     smsc: combined(smscs),
     server,
     queued: options.probe.queued,
+    queueEmpty: options.probe.queueEmpty,
     awaitingReceipt: options.probe.awaitingReceipt,
     machine: options.machine,
     load: {

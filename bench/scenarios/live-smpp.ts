@@ -149,17 +149,18 @@ export async function runLiveSmppScenario(options: {
   smsc: BenchSmsc;
   server: ChildHandle;
   queued: () => number;
+  queueEmpty: () => boolean;
   awaitingReceipt: () => number;
   machine: Machine;
   /** SINGLE_SEND unless given. */
   load?: LiveLoad;
 }): Promise<LiveScenarioResult> {
-  const { baseUrl, key, smsc, server, queued, awaitingReceipt, machine } = options;
+  const { baseUrl, key, smsc, server, queued, queueEmpty, awaitingReceipt, machine } = options;
   const liveLoad = options.load ?? SINGLE_SEND;
   const receipts = RECEIPT_DELAY_MS !== undefined;
   /** Nothing left to do: the queue is empty and, with receipts, every receipt is in. */
   const settled = () =>
-    queued() === 0 &&
+    queueEmpty() &&
     (!receipts ||
       (smsc.receiptsPending === 0 && smsc.receiptsAcked === smsc.receiptsSent && awaitingReceipt() === 0));
   const idleRss = server.rssMb();
@@ -254,10 +255,7 @@ export async function runLiveSmppScenario(options: {
     return finished;
   };
   const cpuAtLoadEnd = server.cpuSeconds();
-  const drained = await waitUntil(
-    sampled(() => queued() === 0),
-    (drainDeadline - Date.now()) / 1000,
-  );
+  const drained = await waitUntil(sampled(queueEmpty), (drainDeadline - Date.now()) / 1000);
   const drainedAt = Date.now();
   const drainCpu = server.cpuSeconds() - cpuAtLoadEnd;
   let allDeliveredAt: number | undefined;
