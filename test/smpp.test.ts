@@ -241,9 +241,13 @@ describe("live SMS over SMPP to a loopback SMSC", () => {
   }, 30_000);
 
   it("re-binds after the SMSC drops the connection mid-stream, and every one of 500 messages arrives", async () => {
-    const { send, ctx, carrier } = await setUp({}, { responseDelayMs: 2 });
-    const ids: string[] = [];
-    for (let i = 0; i < 500; i++) ids.push((await send(`+9197${String(i).padStart(8, "0")}`)).id);
+    // 500 a second: the 500 messages, queued at once, take a second to go, and the drop comes
+    // while they are going.
+    const { send, ctx, carrier } = await setUp({ SMPP_TPS: "500" }, { responseDelayMs: 2 });
+    const sent = await Promise.all(
+      Array.from({ length: 500 }, (_, i) => send(`+9197${String(i).padStart(8, "0")}`)),
+    );
+    const ids = sent.map((message) => message.id);
     await smsc.waitFor(() => smsc.submits.length >= 100, 10_000);
     await smsc.dropConnections();
     expect(smsc.submits.length).toBeLessThan(500);

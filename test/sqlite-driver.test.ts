@@ -8,6 +8,7 @@ import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, priorityLaneOf } from "../src/db/database.js";
 import { prepareQuery } from "../src/db/prepared.js";
+import { writeAheadOfCommit } from "../src/db/sqlite-driver.js";
 
 interface Tables {
   items: { id: number; label: string };
@@ -109,6 +110,25 @@ describe("SQLite group commit", () => {
     expect(outside.prepare("select label from items where id = 1").get()).toEqual({ label: "plain write" });
     await grouped;
     expect(committedIds("items")).toContain(3001);
+  });
+
+  it("answers a write ahead of its commit when asked, and commits it with its group", async () => {
+    const query = sql<{ id: number }>`update items set label = 'leased' where id = 1 returning id`.compile(
+      db,
+    );
+    const answer = writeAheadOfCommit(priorityLaneOf(db as never), query);
+    expect(answer).toBeDefined();
+    expect((await answer)?.rows).toEqual([{ id: 1 }]);
+    // Answered, and not yet committed: another process does not see it...
+    expect(outside.prepare("select label from items where id = 1").get()).toEqual({ label: "plain write" });
+    // ...until the group commits, once the turn is over.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(outside.prepare("select label from items where id = 1").get()).toEqual({ label: "leased" });
+    await db.updateTable("items").set({ label: "plain write" }).where("id", "=", 1).execute();
+    // Inside a transaction it does not apply: the transaction's own commit decides.
+    await db.transaction().execute(async (trx) => {
+      expect(writeAheadOfCommit(trx, query)).toBeUndefined();
+    });
   });
 
   it("fails a refused write alone, leaving the rest of its group", async () => {

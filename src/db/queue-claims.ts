@@ -9,6 +9,7 @@ import type {
   MessagesTable,
   WebhookDeliveriesTable,
 } from "./schema.js";
+import { writeAheadOfCommit } from "./sqlite-driver.js";
 
 /**
  * The columns of a claimed message that its delivery and its events read. The rest of a queued
@@ -41,7 +42,8 @@ export type ClaimedMessage = Pick<MessagesTable, (typeof CLAIMED_COLUMNS)[number
  * Leases up to `limit` due messages to `owner` in one statement. On PostgreSQL, `FOR UPDATE
  * SKIP LOCKED` lets workers on several machines claim side by side without waiting on or
  * taking each other's rows; SQLite has one writer at a time, so the statement alone is atomic.
- * A message whose lease has run out (its worker died) is due again.
+ * A message whose lease has run out (its worker died) is due again. On SQLite the claim is
+ * answered before its COMMIT (`writeAheadOfCommit`): a lease need not be durable.
  */
 export async function claimDueMessages(
   db: Db,
@@ -49,7 +51,7 @@ export async function claimDueMessages(
   claim: { owner: string; now: string; leaseUntil: string; limit: number },
 ): Promise<ClaimedMessage[]> {
   const lock = dialect === "postgres" ? sql`for update skip locked` : sql``;
-  const result = await sql<ClaimedMessage>`
+  const query = sql<ClaimedMessage>`
     update messages
     set lease_owner = ${claim.owner}, lease_until = ${claim.leaseUntil}
     where id in (
@@ -61,7 +63,8 @@ export async function claimDueMessages(
       limit ${rowLimit(claim.limit)}
       ${lock}
     )
-    returning ${sql.join(CLAIMED_COLUMNS.map((column) => sql.ref(column)))}`.execute(db);
+    returning ${sql.join(CLAIMED_COLUMNS.map((column) => sql.ref(column)))}`.compile(db);
+  const result = (await writeAheadOfCommit(db, query)) ?? (await db.executeQuery(query));
   return result.rows;
 }
 
