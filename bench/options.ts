@@ -66,6 +66,7 @@ export const {
   scenarios: SELECTED,
   peer: PEER,
   webhooks: WEBHOOKS,
+  delivery: DELIVERY,
   apiProcs: API_PROCS,
 } = parseArguments(process.argv.slice(2));
 /**
@@ -83,9 +84,10 @@ function parseArguments(args: string[]): {
   scenarios: Set<ScenarioName>;
   peer: "kannel" | undefined;
   webhooks: boolean;
+  delivery: boolean;
   apiProcs: number | undefined;
 } {
-  const usage = `usage: npm run bench -- [--db sqlite|postgres] [--scenarios ${ALL_SCENARIOS.join(",")}] [--peer kannel] [--no-webhooks] [--api-procs N]`;
+  const usage = `usage: npm run bench -- [--db sqlite|postgres] [--scenarios ${ALL_SCENARIOS.join(",")}] [--peer kannel] [--no-webhooks] [--no-delivery] [--api-procs N]`;
   const die = (message: string): never => {
     process.stderr.write(`bench: ${message}\n${usage}\n`);
     process.exit(1);
@@ -94,6 +96,7 @@ function parseArguments(args: string[]): {
   let scenarios = new Set<ScenarioName>(ALL_SCENARIOS);
   let peer: "kannel" | undefined;
   let webhooks = true;
+  let delivery = true;
   let apiProcs: number | undefined;
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = (args[i] ?? "").split("=", 2) as [string, string | undefined];
@@ -124,6 +127,8 @@ function parseArguments(args: string[]): {
       apiProcs = n;
     } else if (flag === "--no-webhooks" && inline === undefined) {
       webhooks = false;
+    } else if (flag === "--no-delivery" && inline === undefined) {
+      delivery = false;
     } else if (flag === "--help" || flag === "-h") {
       process.stdout.write(`${usage}\n`);
       process.exit(0);
@@ -147,7 +152,24 @@ function parseArguments(args: string[]): {
       );
     }
   }
-  return { dialect, scenarios, peer, webhooks, apiProcs };
+  if (!delivery) {
+    // The server runs without its worker: what the API scenarios queue stays queued, and no
+    // event leaves (the worker runs the webhook dispatcher). Live scenarios need the worker.
+    if (!args.some((arg) => arg.split("=")[0] === "--scenarios")) {
+      scenarios = new Set<ScenarioName>([...API_SCENARIOS, "bare"]);
+    }
+    const live = ([...LIVE_SCENARIOS, ROUTES_SCENARIO] as ScenarioName[]).filter((name) =>
+      scenarios.has(name),
+    );
+    const others = [...live, ...(peer ? ["--peer"] : []), ...(apiProcs !== undefined ? ["--api-procs"] : [])];
+    if (others.length > 0) {
+      die(
+        `--no-delivery runs the API scenarios (${API_SCENARIOS.join(", ")}); leave out ${others.join(", ")}`,
+      );
+    }
+    webhooks = false;
+  }
+  return { dialect, scenarios, peer, webhooks, delivery, apiProcs };
 }
 
 function envInteger(name: string, fallback: number, min: number, max: number): number {

@@ -1,7 +1,14 @@
 // The tables printed at the end of a run: sms-live-smpp's metrics side by side, one row per API
 // scenario with its ratio to the bare route and the targets, and the webhook delivery figures.
 
-import { CONNECTIONS, DB_LABEL, LOAD_SECONDS, WARMUP_SECONDS, WEBHOOK_DRAIN_SECONDS } from "./options.js";
+import {
+  CONNECTIONS,
+  DB_LABEL,
+  DELIVERY,
+  LOAD_SECONDS,
+  WARMUP_SECONDS,
+  WEBHOOK_DRAIN_SECONDS,
+} from "./options.js";
 import type { Machine } from "./processes.js";
 import type { ApiScenarioResult } from "./scenarios/api-routes.js";
 import type { LiveScenarioResult } from "./scenarios/live-smpp.js";
@@ -118,7 +125,7 @@ export function printApiReport(
   const thousands = (n: number) => n.toLocaleString("en-US");
   const lines = [
     "",
-    `API scenarios on ${DB_LABEL}: ${WARMUP_SECONDS} s warm-up, then ${LOAD_SECONDS} s at ${CONNECTIONS} connections each.`,
+    `API scenarios on ${DB_LABEL}${DELIVERY ? "" : ", delivery off"}: ${WARMUP_SECONDS} s warm-up, then ${LOAD_SECONDS} s at ${CONNECTIONS} connections each.`,
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GB, Node ${m.node} (${m.platform})`,
     "",
     "| scenario | req/s (2xx) | ratio to bare | p50 / p99 / max ms | non-2xx | errors | server CPU µs/request | peak RSS MB |",
@@ -147,6 +154,16 @@ export function printApiReport(
     const [met, figure] = check(r);
     lines.push(`  ${met ? "met    " : "not met"}  ${name}: ${figure}`);
   };
+  if (!DELIVERY) {
+    lines.push(
+      "",
+      "Delivery off (--no-delivery): the server ran without its worker, so nothing it queued was delivered. The targets count delivery and are not judged here.",
+      `Results in bench/results/latest.json; the run took ${round(elapsedSeconds, 1)} s.`,
+      "",
+    );
+    process.stdout.write(lines.join("\n"));
+    return;
+  }
   lines.push("", "Targets (absolute numbers differ by machine; ratios are what compare):");
   for (const [name, ratio, p99] of API_TARGETS) {
     target(name, (r) => [

@@ -36,6 +36,10 @@
 //                         every event, on a loopback receiver (bench/webhook-receiver.ts), and the
 //                         report gives the events written and arrived, the delivery lag and the
 //                         backlog after each scenario (bench/webhooks.ts)
+//   --no-delivery         the API scenarios on a server started with --no-worker: what they queue
+//                         stays queued, so the figures are the API's own cost, without the
+//                         in-process delivery the targets include (implies --no-webhooks; the
+//                         targets are not judged)
 //
 // Environment:
 //   BENCH_DURATION     load seconds (default 10, at most 20)
@@ -75,6 +79,7 @@ import {
   API_SCENARIOS,
   CONNECTIONS,
   DB_LABEL,
+  DELIVERY,
   DRAIN_SECONDS,
   KANNEL_SECONDS,
   LIVE_SCENARIO_SECONDS,
@@ -302,6 +307,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
     const extraSettings: Record<string, string | number> = {
       ...(name === "otp-verify" ? { verify_numbers: verifyNumbers } : {}),
       webhooks: webhookSetting,
+      ...(DELIVERY ? {} : { delivery: "off" }),
     };
     const result = await runApi(
       baseUrl,

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fail, sleep } from "./lifecycle.js";
 import {
   DAKIYA_NODE_FLAGS,
+  DELIVERY,
   PROFILE,
   PROFILE_DIR,
   READY_SECONDS,
@@ -43,7 +44,13 @@ export function startDakiya(env: Record<string, string>): ChildHandle {
   clearProfiles();
   return startChild(
     "dakiya serve",
-    [...DAKIYA_NODE_FLAGS, ...SERVER_NODE_OPTIONS, join(ROOT, "bin", "dakiya.js"), "serve"],
+    [
+      ...DAKIYA_NODE_FLAGS,
+      ...SERVER_NODE_OPTIONS,
+      join(ROOT, "bin", "dakiya.js"),
+      "serve",
+      ...(DELIVERY ? [] : ["--no-worker"]),
+    ],
     env,
   );
 }
