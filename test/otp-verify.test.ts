@@ -216,6 +216,28 @@ describe.each(DIALECTS)("OTP verify on %s", (dialect) => {
       expect((await verifyOk(secret, to, code)).reason).toBe("max_attempts_reached");
     });
 
+    it("a right code among concurrent wrong ones: only counted attempts compare, and each is counted once", async () => {
+      const targets = dialect === "postgres" ? [app, (await openOther()).app] : [app];
+      const { secret } = await account();
+      for (const rightAt of [0, 3, 7, 19]) {
+        const { otp, to, code } = await sentOtp(secret);
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            verifyOk(secret, to, i === rightAt ? code : wrong(code), targets[i % targets.length]),
+          ),
+        );
+        const compared = results.filter((r) => r.reason === "incorrect_code" || r.reason === "approved");
+        expect(compared.length, JSON.stringify(results)).toBeLessThanOrEqual(5);
+        expect(results.filter((r) => r.verified)).toHaveLength(results[rightAt]?.verified ? 1 : 0);
+        expect(["approved", "max_attempts_reached"]).toContain(results[rightAt]?.reason);
+        const uncounted = results.filter((r) => !compared.includes(r));
+        for (const r of uncounted) expect(["already_verified", "max_attempts_reached"]).toContain(r.reason);
+        const details = await otpDetails(secret, otp.id);
+        expect(details.attempts_remaining).toBe(5 - compared.length);
+        expect(details.status).toBe(results[rightAt]?.verified ? "approved" : "locked");
+      }
+    });
+
     it("20 concurrent right guesses: exactly one is approved", async () => {
       const targets = dialect === "postgres" ? [app, (await openOther()).app] : [app];
       const { secret } = await account();
