@@ -596,7 +596,16 @@ async function approveCounted(
   remaining: number,
 ): Promise<VerifyResult> {
   const [approved] = (await approveOtp.execute(trx, { id, now })).rows;
-  if (!approved) return { verified: false, reason: "already_verified", attempts_remaining: remaining };
+  if (!approved) {
+    // Settled since the count: approved by another attempt, or, when it was counted on its own,
+    // replaced by a new send or expired meanwhile.
+    const otp = await trx
+      .selectFrom("otps")
+      .select(["status", "attempts", "max_attempts"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    return settledAnswer(otp);
+  }
   await recordOtpEvents(trx, ctx, "otp.verified", [approved]);
   return { verified: true, reason: "approved", attempts_remaining: remaining };
 }
