@@ -1,4 +1,4 @@
-import { sql, type Transaction } from "kysely";
+import { type RawBuilder, sql, type Transaction } from "kysely";
 import { addSeconds, isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { commitInLane, sendLane } from "../db/flight-lanes.js";
@@ -67,38 +67,33 @@ const latestOtp = prepareQuery<NumberScope, SettledOtp>((db, param) =>
     .limit(rowLimit(1)),
 );
 
-/** One verification attempt, counted only while the OTP is pending, unexpired and has attempts left. */
-const countAttempt = prepareQuery<
-  { id: string; now: string },
-  Pick<OtpsTable, "attempts" | "max_attempts" | "code_hash">
->((db, param) =>
-  db
-    .updateTable("otps")
-    .set({ attempts: sql`attempts + 1`, updated_at: param("now") })
-    .where("id", "=", param("id"))
-    .where("status", "=", sql.lit("pending"))
-    .where("expires_at", ">", param("now"))
-    .where(sql<boolean>`attempts < max_attempts`)
-    .returning(["attempts", "max_attempts", "code_hash"]),
-);
-
 /**
- * `countAttempt` for an attempt that leaves the OTP pending whatever the code: one with attempts
- * to spare after it (the last attempt locks the OTP, which writes an event with the count).
+ * One verification attempt, counted only while the OTP is pending and unexpired and `attemptsLeft`
+ * holds (a condition on the OTP's columns before the count).
  */
-const countAttemptLeavingPending = prepareQuery<
-  { id: string; now: string },
-  Pick<OtpsTable, "attempts" | "max_attempts" | "code_hash">
->((db, param) =>
-  db
-    .updateTable("otps")
-    .set({ attempts: sql`attempts + 1`, updated_at: param("now") })
-    .where("id", "=", param("id"))
-    .where("status", "=", sql.lit("pending"))
-    .where("expires_at", ">", param("now"))
-    .where(sql<boolean>`attempts + 1 < max_attempts`)
-    .returning(["attempts", "max_attempts", "code_hash"]),
-);
+function attemptCounted(attemptsLeft: RawBuilder<boolean>) {
+  return prepareQuery<
+    { id: string; now: string },
+    Pick<OtpsTable, "attempts" | "max_attempts" | "code_hash">
+  >((db, param) =>
+    db
+      .updateTable("otps")
+      .set({ attempts: sql`attempts + 1`, updated_at: param("now") })
+      .where("id", "=", param("id"))
+      .where("status", "=", sql.lit("pending"))
+      .where("expires_at", ">", param("now"))
+      .where(attemptsLeft)
+      .returning(["attempts", "max_attempts", "code_hash"]),
+  );
+}
+
+/** An attempt, while the OTP has attempts left. */
+const countAttempt = attemptCounted(sql<boolean>`attempts < max_attempts`);
+/**
+ * An attempt that leaves the OTP pending whatever the code: one with attempts to spare after it
+ * (the last attempt locks the OTP, which writes an event with the count).
+ */
+const countAttemptLeavingPending = attemptCounted(sql<boolean>`attempts + 1 < max_attempts`);
 
 const approveOtp = prepareQuery<{ id: string; now: string }, OtpsTable>((db, param) =>
   db
