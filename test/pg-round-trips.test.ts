@@ -69,6 +69,20 @@ describe.skipIf(!LIVE)("round trips per send on PostgreSQL", () => {
     expect(count, statements.join("\n")).toBe(2);
   });
 
+  it("a wrong code for a pending OTP takes 3 round trips: the key, its reads, the counted attempt", async () => {
+    const { to, code } = await harness.sentOtp(secret);
+    const wrong = code === "000000" ? "000001" : "000000";
+    const { count, statements } = await roundTrips(async () => {
+      expect(await harness.verifyOk(secret, to, wrong)).toEqual({
+        verified: false,
+        reason: "incorrect_code",
+        attempts_remaining: 4,
+      });
+    });
+    expect(count, statements.join("\n")).toBe(3);
+    expect((await harness.verifyOk(secret, to, code)).reason).toBe("approved");
+  });
+
   it("an SMS send takes at most 3 round trips", async () => {
     const { count, statements } = await roundTrips(async () => {
       const response = await harness.app.inject({
