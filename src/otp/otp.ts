@@ -3,6 +3,7 @@ import { addSeconds, isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { commitInLane, sendLane } from "../db/flight-lanes.js";
 import {
+  commitInOneFlight,
   debitWithLedgerEntry,
   FlightRefused,
   type FlightStatement,
@@ -94,6 +95,27 @@ const countAttempt = attemptCounted(sql<boolean>`attempts < max_attempts`);
  * (the last attempt locks the OTP, which writes an event with the count).
  */
 const countAttemptLeavingPending = attemptCounted(sql<boolean>`attempts + 1 < max_attempts`);
+
+/** An approval of the OTP as its read and its count left it: pending, counted to `attempts`, sent `sends` times. */
+const approveAsCounted = prepareQuery<
+  { id: string; now: string; attempts: number; sends: number },
+  Pick<OtpsTable, "id">
+>((db, param) =>
+  db
+    .updateTable("otps")
+    .set({
+      status: "approved",
+      approved_at: param("now"),
+      code_sealed: null,
+      fallback_due_at: null,
+      updated_at: param("now"),
+    })
+    .where("id", "=", param("id"))
+    .where("status", "=", sql.lit("pending"))
+    .where("attempts", "=", param("attempts"))
+    .where("sends", "=", param("sends"))
+    .returning(["id"]),
+);
 
 const approveOtp = prepareQuery<{ id: string; now: string }, OtpsTable>((db, param) =>
   db
@@ -518,10 +540,10 @@ export async function verifyOtp(
  *   expired) and never changes again, so it takes no attempt. Both reads go together.
  * - On PostgreSQL, a pending OTP with attempts to spare: the attempt is counted on its own (one
  *   round trip, where `checkCode` takes four for a wrong code), then the code is compared. A
- *   wrong one is answered at once; a right one is approved, with its event, in a transaction of
- *   its own. The attempt that would lock the OTP, an expired OTP, or one settled since it was
- *   read, go to `checkCode` whatever the code, so no answer, and no path a code takes, tells
- *   anything of an attempt that was not counted.
+ *   wrong one is answered at once; a right one is approved with its event in two more (its
+ *   deliveries read, then `approveInOneFlight`). The attempt that would lock the OTP, an expired
+ *   OTP, or one settled since it was read, go to `checkCode` whatever the code, so no answer, and
+ *   no path a code takes, tells anything of an attempt that was not counted.
  */
 async function verifyLeavingPending(
   ctx: AppContext,
@@ -542,7 +564,49 @@ async function verifyLeavingPending(
   if (!codeMatches(ctx.secret, pending.id, code, counted.code_hash)) {
     return { verified: false, reason: "incorrect_code", attempts_remaining: remaining };
   }
-  return ctx.db.transaction().execute((trx) => approveCounted(trx, ctx, pending.id, now, remaining));
+  return (
+    (await approveInOneFlight(ctx, pending, counted.attempts, now, remaining)) ??
+    ctx.db.transaction().execute((trx) => approveCounted(trx, ctx, pending.id, now, remaining))
+  );
+}
+
+/**
+ * PostgreSQL: the approval of `verifyLeavingPending` and its `otp.verified` in one round trip,
+ * the event built from the OTP as it was read and counted (and its deliveries, read just before).
+ * `undefined`, having written nothing, when the OTP changed since (settled, sent again, counted
+ * again), for `approveCounted` to decide as it now stands.
+ */
+async function approveInOneFlight(
+  ctx: AppContext,
+  pending: OtpsTable,
+  attempts: number,
+  now: string,
+  remaining: number,
+): Promise<VerifyResult | undefined> {
+  const approved: OtpsTable = {
+    ...pending,
+    attempts,
+    status: "approved",
+    approved_at: now,
+    code_sealed: null,
+    fallback_due_at: null,
+    updated_at: now,
+  };
+  const [data] = await otpViews(ctx.db, [approved], now);
+  const event = eventInsert(ctx.db, ctx, {
+    accountId: approved.account_id,
+    environment: approved.environment,
+    type: "otp.verified",
+    data: data as OtpDetailsView,
+  });
+  const approval = approveAsCounted.compile(ctx.db, { id: pending.id, now, attempts, sends: pending.sends });
+  try {
+    await commitInOneFlight(ctx.db, [guarded(approval, "otp_changed"), statementOf(event.insert)]);
+  } catch (error) {
+    if (error instanceof FlightRefused) return undefined;
+    throw error;
+  }
+  return { verified: true, reason: "approved", attempts_remaining: remaining };
 }
 
 /** The answer of a number's latest OTP, for a verification that found none pending. */
