@@ -96,21 +96,20 @@ const countAttempt = attemptCounted(sql<boolean>`attempts < max_attempts`);
  */
 const countAttemptLeavingPending = attemptCounted(sql<boolean>`attempts + 1 < max_attempts`);
 
+/** The update that approves OTP `id` at `now`, for the approvals below to guard. */
+function approval(db: DbOrTrx, id: string, now: string) {
+  return db
+    .updateTable("otps")
+    .set({ status: "approved", approved_at: now, code_sealed: null, fallback_due_at: null, updated_at: now })
+    .where("id", "=", id);
+}
+
 /** An approval of the OTP as its read and its count left it: pending, counted to `attempts`, sent `sends` times. */
 const approveAsCounted = prepareQuery<
   { id: string; now: string; attempts: number; sends: number },
   Pick<OtpsTable, "id">
 >((db, param) =>
-  db
-    .updateTable("otps")
-    .set({
-      status: "approved",
-      approved_at: param("now"),
-      code_sealed: null,
-      fallback_due_at: null,
-      updated_at: param("now"),
-    })
-    .where("id", "=", param("id"))
+  approval(db, param("id"), param("now"))
     .where("status", "=", sql.lit("pending"))
     .where("attempts", "=", param("attempts"))
     .where("sends", "=", param("sends"))
@@ -118,16 +117,7 @@ const approveAsCounted = prepareQuery<
 );
 
 const approveOtp = prepareQuery<{ id: string; now: string }, OtpsTable>((db, param) =>
-  db
-    .updateTable("otps")
-    .set({
-      status: "approved",
-      approved_at: param("now"),
-      code_sealed: null,
-      fallback_due_at: null,
-      updated_at: param("now"),
-    })
-    .where("id", "=", param("id"))
+  approval(db, param("id"), param("now"))
     // A concurrent verify past the limit may have locked it meanwhile; this attempt was counted within it.
     .where("status", "in", ["pending", "locked"])
     .returningAll(),
