@@ -92,7 +92,10 @@ describe.skipIf(!LIVE)("round trips per send on PostgreSQL", () => {
       });
     });
     expect(count, statements.join("\n")).toBe(5);
-    expect(await harness.otpDetails(secret, otp.id)).toMatchObject({ status: "approved", attempts_remaining: 4 });
+    expect(await harness.otpDetails(secret, otp.id)).toMatchObject({
+      status: "approved",
+      attempts_remaining: 4,
+    });
   });
 
   it("an SMS send takes at most 3 round trips", async () => {
