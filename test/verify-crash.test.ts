@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "../src/clock.js";
-import type { AppContext } from "../src/context.js";
-import { openTestContext, TEST_SECRET } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
-import { createSendingAccount } from "./helpers/dlt-fixtures.js";
-import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
+import { describe, expect, it } from "vitest";
+import { loadUntilKilled, useServedAccount } from "./helpers/crash-load.js";
+import { DIALECTS } from "./helpers/database.js";
 
 /**
  * Verifications of many OTPs at once, wrong codes and right ones interleaved, and the server
- * killed with SIGKILL among them (on PostgreSQL a right code's count and its approval commit
- * apart). Whatever was written must be whole: no OTP over its attempts, each attempt answered
- * once, every approval answered or not with exactly one `otp.verified`, and none without it.
+ * killed with SIGKILL among them. Whatever was written must be whole: no OTP over its attempts, each attempt answered
+ * once, every OTP that ended with exactly one event (`otp.verified` or `otp.failed`), and none
+ * verified after it failed.
  */
 
 const OTPS = 100;
@@ -25,33 +21,16 @@ interface Answer {
   attempts_remaining: number;
 }
 
-describe.each(DIALECTS)("verifications across SIGKILL on %s", (dialect) => {
-  let database: TestDatabase;
-  let ctx: AppContext | undefined;
-  let server: ServerProcess | undefined;
-  let accountId: string;
-  let secret: string;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url, { clock: systemClock });
-    ({ accountId, secret } = await createSendingAccount(ctx, 10_000_000));
-  }, 30_000);
-
-  afterAll(async () => {
-    await server?.kill();
-    await ctx?.close();
-    await database?.drop();
-  });
+// PostgreSQL only: there a right code's count and its approval commit apart. On SQLite a
+// verification is one transaction, and the server answers faster than this test's client sends,
+// so a kill too seldom finds one in flight to prove anything.
+describe.skipIf(!DIALECTS.includes("postgres"))("verifications across SIGKILL on PostgreSQL", () => {
+  const served = useServedAccount("postgres", 10_000_000);
 
   it("no OTP goes over its attempts, and each approval has its one event", { timeout: 60_000 }, async () => {
-    server = await startServerProcess({
-      DATABASE_URL: database.url,
-      DAKIYA_SECRET: TEST_SECRET,
-      RATE_LIMIT_PER_MINUTE: "1000000",
-      RATE_LIMIT_BURST: "1000000",
-    });
+    const server = await served.startServer();
     const { url } = server;
+    const { accountId, secret } = served;
     const post = (path: string, body: object) =>
       fetch(`${url}${path}`, {
         method: "POST",
@@ -85,35 +64,26 @@ describe.each(DIALECTS)("verifications across SIGKILL on %s", (dialect) => {
       ];
     }
     const answers = new Map<string, Answer[]>();
-    let answered = 0;
-    let interrupted = 0;
-    let killed: Promise<void> | undefined;
-    const client = async () => {
-      for (let request = requests.shift(); request !== undefined; request = requests.shift()) {
-        const sentBeforeKill = killed === undefined;
-        let answer: Answer;
-        try {
-          const response = await post("/v2/otp/verify", { to: request.to, code: request.code });
-          answer = (await response.json()) as Answer;
-          expect(response.status, JSON.stringify(answer)).toBe(200);
-        } catch (error) {
-          if (killed === undefined) throw error;
-          if (sentBeforeKill) interrupted++;
-          continue;
-        }
-        expect(answer.verified).toBe(answer.reason === "approved");
-        if (answer.reason === "approved") expect(request.right).toBe(true);
-        answers.set(request.to, [...(answers.get(request.to) ?? []), answer]);
-        answered++;
-        if (answered === KILL_AFTER_ANSWERED) killed = server?.kill();
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, client));
-    await killed;
+    const { interrupted } = await loadUntilKilled({
+      server,
+      requests,
+      concurrency: CONCURRENCY,
+      killAfterAnswered: KILL_AFTER_ANSWERED,
+      send: async ({ to, code }) => {
+        const response = await post("/v2/otp/verify", { to, code });
+        return { status: response.status, body: (await response.json()) as Answer };
+      },
+      answered: (request, { status, body }) => {
+        expect(status, JSON.stringify(body)).toBe(200);
+        expect(body.verified).toBe(body.reason === "approved");
+        if (body.reason === "approved") expect(request.right).toBe(true);
+        answers.set(request.to, [...(answers.get(request.to) ?? []), body]);
+      },
+    });
     // The kill cut verifications off in flight; otherwise this test proved nothing.
     expect(interrupted).toBeGreaterThan(0);
 
-    const db = (ctx as AppContext).db;
+    const db = served.ctx.db;
     const rows = await db
       .selectFrom("otps")
       .select(["id", "recipient", "status", "attempts", "max_attempts"])
@@ -138,10 +108,12 @@ describe.each(DIALECTS)("verifications across SIGKILL on %s", (dialect) => {
       expect(counted.length).toBeLessThanOrEqual(otp.attempts);
       const remaining = counted.map((a) => a.attempts_remaining);
       expect(new Set(remaining).size, JSON.stringify(given)).toBe(remaining.length);
-      // Fewer wrong codes than attempts: none is locked, and an approval is written whole.
-      expect(["pending", "approved"]).toContain(otp.status);
-      expect(eventsOf(otp.id, "otp.failed")).toHaveLength(0);
+      // An OTP ends once, with its one event. Fewer wrong codes than attempts are sent, but on
+      // PostgreSQL those that come while a right code's counted attempt awaits its approval may
+      // use up the rest: the OTP is then locked, and stays so.
+      expect(["pending", "approved", "locked"]).toContain(otp.status);
       expect(eventsOf(otp.id, "otp.verified")).toHaveLength(otp.status === "approved" ? 1 : 0);
+      expect(eventsOf(otp.id, "otp.failed")).toHaveLength(otp.status === "locked" ? 1 : 0);
       if (given.some((a) => a.reason === "approved")) expect(otp.status).toBe("approved");
       expect(ids.get(otp.recipient)).toBe(otp.id);
     }

@@ -116,11 +116,12 @@ const approveAsCounted = prepareQuery<
     .returning(["id"]),
 );
 
+/**
+ * An approval of a pending OTP. One locked meanwhile stays locked: its `otp.failed` is written,
+ * and an OTP that ended unverified never becomes verified.
+ */
 const approveOtp = prepareQuery<{ id: string; now: string }, OtpsTable>((db, param) =>
-  approval(db, param("id"), param("now"))
-    // A concurrent verify past the limit may have locked it meanwhile; this attempt was counted within it.
-    .where("status", "in", ["pending", "locked"])
-    .returningAll(),
+  approval(db, param("id"), param("now")).where("status", "=", sql.lit("pending")).returningAll(),
 );
 
 export interface OtpSendRequest {
@@ -634,8 +635,9 @@ async function checkCode(
 
 /**
  * Approves an OTP whose right code was given in a counted attempt, with its `otp.verified`. When
- * the attempt was counted on its own (`verifyLeavingPending`), a later attempt may have locked the
- * OTP since: the right code came first, so it is approved all the same (`approveOtp`).
+ * the attempt was counted on its own (`verifyLeavingPending`), the OTP may have settled since:
+ * approved by another attempt, replaced by a new send, expired, or locked by later attempts that
+ * used up the rest (the lock stands). The answer is then the OTP's as it now stands.
  */
 async function approveCounted(
   trx: Transaction<Database>,
@@ -646,8 +648,6 @@ async function approveCounted(
 ): Promise<VerifyResult> {
   const [approved] = (await approveOtp.execute(trx, { id, now })).rows;
   if (!approved) {
-    // Settled since the count: approved by another attempt, or, when it was counted on its own,
-    // replaced by a new send or expired meanwhile.
     const otp = await trx
       .selectFrom("otps")
       .select(["status", "attempts", "max_attempts"])
