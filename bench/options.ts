@@ -138,35 +138,28 @@ function parseArguments(args: string[]): {
   }
   // Kannel is compared with the live scenarios: sms-live-smpp unless sms-batch alone was chosen.
   if (peer && !LIVE_SCENARIOS.some((name) => scenarios.has(name))) scenarios.add("sms-live-smpp");
-  if (apiProcs !== undefined) {
-    // The rounds measure the API; the live scenarios need the worker's SMPP bind in this process.
+  /** `flag` runs the API scenarios alone: all of them unless `--scenarios` chose; `others` are refused. */
+  const apiScenariosOnly = (flag: string, others: string[]) => {
     if (!args.some((arg) => arg.split("=")[0] === "--scenarios")) {
       scenarios = new Set<ScenarioName>([...API_SCENARIOS, "bare"]);
     }
     const live = ([...LIVE_SCENARIOS, ROUTES_SCENARIO] as ScenarioName[]).filter((name) =>
       scenarios.has(name),
     );
-    if (live.length > 0 || peer) {
-      die(
-        `--api-procs runs the API scenarios (${API_SCENARIOS.join(", ")}); leave out ${[...live, ...(peer ? ["--peer"] : [])].join(", ")}`,
-      );
+    const refused = [...live, ...others];
+    if (refused.length > 0) {
+      die(`${flag} runs the API scenarios (${API_SCENARIOS.join(", ")}); leave out ${refused.join(", ")}`);
     }
-  }
+  };
+  // The rounds measure the API; the live scenarios need the worker's SMPP bind in this process.
+  if (apiProcs !== undefined) apiScenariosOnly("--api-procs", peer ? ["--peer"] : []);
   if (!delivery) {
     // The server runs without its worker: what the API scenarios queue stays queued, and no
     // event leaves (the worker runs the webhook dispatcher). Live scenarios need the worker.
-    if (!args.some((arg) => arg.split("=")[0] === "--scenarios")) {
-      scenarios = new Set<ScenarioName>([...API_SCENARIOS, "bare"]);
-    }
-    const live = ([...LIVE_SCENARIOS, ROUTES_SCENARIO] as ScenarioName[]).filter((name) =>
-      scenarios.has(name),
-    );
-    const others = [...live, ...(peer ? ["--peer"] : []), ...(apiProcs !== undefined ? ["--api-procs"] : [])];
-    if (others.length > 0) {
-      die(
-        `--no-delivery runs the API scenarios (${API_SCENARIOS.join(", ")}); leave out ${others.join(", ")}`,
-      );
-    }
+    apiScenariosOnly("--no-delivery", [
+      ...(peer ? ["--peer"] : []),
+      ...(apiProcs !== undefined ? ["--api-procs"] : []),
+    ]);
     webhooks = false;
   }
   return { dialect, scenarios, peer, webhooks, delivery, apiProcs };

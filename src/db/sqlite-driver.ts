@@ -105,16 +105,16 @@ export function registerAdapter(adapter: object, driver: GroupCommitSqliteDriver
   driversByAdapter.set(adapter, driver);
 }
 
+export function startBackgroundCheckpoints(db: { getExecutor(): { adapter: object } }): void {
+  driversByAdapter.get(db.getExecutor().adapter)?.startBackgroundCheckpoints();
+}
+
 /**
  * Runs a compiled statement on SQLite at once, without Kysely's executor (a chain of promises
  * per statement that cost more than a small indexed statement itself), where that is what the
  * executor would do: a statement of the transaction holding the connection, or a read while no
  * one holds it. Otherwise, and on PostgreSQL, `undefined`: the caller goes through Kysely.
  */
-export function startBackgroundCheckpoints(db: { getExecutor(): { adapter: object } }): void {
-  driversByAdapter.get(db.getExecutor().adapter)?.startBackgroundCheckpoints();
-}
-
 export function runAtOnce<R>(
   db: { getExecutor(): { adapter: object }; isTransaction: boolean },
   query: CompiledQuery<R>,
