@@ -96,32 +96,32 @@ const countAttempt = attemptCounted(sql<boolean>`attempts < max_attempts`);
  */
 const countAttemptLeavingPending = attemptCounted(sql<boolean>`attempts + 1 < max_attempts`);
 
-/** The update that approves OTP `id` at `now`, for the approvals below to guard. */
+/**
+ * The update that approves OTP `id` at `now` while it is pending. One locked meanwhile stays
+ * locked: its `otp.failed` is written, and an OTP that ended unverified never becomes verified.
+ */
 function approval(db: DbOrTrx, id: string, now: string) {
   return db
     .updateTable("otps")
     .set({ status: "approved", approved_at: now, code_sealed: null, fallback_due_at: null, updated_at: now })
-    .where("id", "=", id);
+    .where("id", "=", id)
+    .where("status", "=", sql.lit("pending"));
 }
 
-/** An approval of the OTP as its read and its count left it: pending, counted to `attempts`, sent `sends` times. */
+/** An approval of the OTP as its read and its count left it: counted to `attempts`, sent `sends` times. */
 const approveAsCounted = prepareQuery<
   { id: string; now: string; attempts: number; sends: number },
   Pick<OtpsTable, "id">
 >((db, param) =>
   approval(db, param("id"), param("now"))
-    .where("status", "=", sql.lit("pending"))
     .where("attempts", "=", param("attempts"))
     .where("sends", "=", param("sends"))
     .returning(["id"]),
 );
 
-/**
- * An approval of a pending OTP. One locked meanwhile stays locked: its `otp.failed` is written,
- * and an OTP that ended unverified never becomes verified.
- */
+/** An approval of a pending OTP. */
 const approveOtp = prepareQuery<{ id: string; now: string }, OtpsTable>((db, param) =>
-  approval(db, param("id"), param("now")).where("status", "=", sql.lit("pending")).returningAll(),
+  approval(db, param("id"), param("now")).returningAll(),
 );
 
 export interface OtpSendRequest {
