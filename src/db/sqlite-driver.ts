@@ -4,7 +4,8 @@
  * finishes does not commit at once: it releases its savepoint and leaves the SQLite transaction
  * open, and the transactions that come next (waiting for the connection already, or arriving
  * before the event loop turns) run in the same SQLite transaction, each in a savepoint of its
- * own. The group commits once the connection is idle, or when it is large or old enough. A
+ * own. The group commits once the connection is idle and no sync of the log is running (its
+ * transactions would wait for the next sync anyway), or when it is large or old enough. A
  * transaction's commit resolves only when its group's COMMIT has, so nothing is reported done
  * before it is durable.
  *
@@ -39,7 +40,7 @@ export interface SqliteDriverOptions {
 /** A group commits once it holds this many transactions... */
 const MAX_GROUP_TRANSACTIONS = 64;
 /** ...or once it has been open this long, so no transaction waits long for its commit. */
-const MAX_GROUP_MS = 5;
+const MAX_GROUP_MS = 20;
 
 interface Group {
   openedAt: number;
@@ -199,7 +200,7 @@ export class GroupCommitSqliteDriver implements Driver {
     const synchronous = db.pragma("synchronous", { simple: true });
     // NORMAL (1) leaves the WAL unsynced at COMMIT: the driver syncs it before answering.
     if (!db.memory && journal === "wal" && synchronous === 1) {
-      this.#walSync = new WalSync(`${resolve(db.name)}-wal`);
+      this.#walSync = new WalSync(`${resolve(db.name)}-wal`, () => this.#commitUnlessSyncing());
     }
   }
 
@@ -395,6 +396,14 @@ export class GroupCommitSqliteDriver implements Driver {
 
   #commitIfIdle(): void {
     this.#idleCommitScheduled = false;
+    this.#commitUnlessSyncing();
+  }
+
+  #commitUnlessSyncing(): void {
+    // While the log is being synced, a commit would wait for the next sync anyway: the group
+    // stays open, gathering more transactions for one COMMIT, until the sync ends (or it is full
+    // or old). Its transactions are answered no later than they would have been.
+    if (this.#walSync?.syncing) return;
     // Held by someone: the group goes on, and their turn's end looks again.
     if (!this.#group || !this.#mutex.tryLock()) return;
     try {

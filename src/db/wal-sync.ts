@@ -28,8 +28,17 @@ export class WalSync {
    */
   #lost: Error | undefined;
 
-  constructor(walPath: string) {
+  readonly #onSynced: () => void;
+
+  /** `onSynced` runs after each sync, once its commits are told, before the next sync starts. */
+  constructor(walPath: string, onSynced: () => void = () => {}) {
     this.#walPath = walPath;
+    this.#onSynced = onSynced;
+  }
+
+  /** Whether a sync is running: a commit made now waits for the next one. */
+  get syncing(): boolean {
+    return this.#syncing;
   }
 
   /** Resolves `waiters` once everything committed so far is on disk. */
@@ -72,6 +81,8 @@ export class WalSync {
       if (error === undefined) waiter.resolve();
       else waiter.reject(error);
     }
+    this.#onSynced();
+    if (this.#syncing) return;
     if (this.#waiting.length > 0) this.#sync();
     else for (const resolve of this.#idle.splice(0)) resolve();
   }
