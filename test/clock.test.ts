@@ -10,6 +10,13 @@ describe("isoTime", () => {
       fc.integer({ min: -MAX_DATE_MS, max: MAX_DATE_MS }),
       // Instants a few slots apart, and the same instant again, so kept texts are hit and replaced.
       fc.integer({ min: 0, max: 64 }).map((offset) => 1_764_122_400_000 + offset * 8),
+      // Seconds that share a kept slot (eight apart) and those that do not, at any millisecond.
+      fc
+        .tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 999 }))
+        .map(([second, ms]) => 1_764_122_400_000 + second * 1000 + ms),
+      // Either side of the first instant and of the last of four-digit years.
+      fc.integer({ min: -2, max: 2 }),
+      fc.integer({ min: -2, max: 2 }).map((offset) => 253_402_300_799_999 + offset),
       fc.double({ min: -1e13, max: 1e13, noNaN: true }),
     );
     fc.assert(
