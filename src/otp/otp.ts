@@ -68,15 +68,15 @@ const latestOtp = prepareQuery<NumberScope, SettledOtp>((db, param) =>
     .limit(rowLimit(1)),
 );
 
+/** An OTP as a counted attempt left it. */
+type CountedAttempt = Pick<OtpsTable, "attempts" | "max_attempts" | "code_hash">;
+
 /**
  * One verification attempt, counted only while the OTP is pending and unexpired and `attemptsLeft`
  * holds (a condition on the OTP's columns before the count).
  */
 function attemptCounted(attemptsLeft: RawBuilder<boolean>) {
-  return prepareQuery<
-    { id: string; now: string },
-    Pick<OtpsTable, "attempts" | "max_attempts" | "code_hash">
-  >((db, param) =>
+  return prepareQuery<{ id: string; now: string }, CountedAttempt>((db, param) =>
     db
       .updateTable("otps")
       .set({ attempts: sql`attempts + 1`, updated_at: param("now") })
@@ -513,10 +513,11 @@ export async function verifyOtp(
 ): Promise<VerifyResult> {
   requireIndianMobile(request.to);
   const number = { accountId: principal.accountId, environment: principal.environment, to: request.to };
+  const early = record ? {} : await verifyLeavingPending(ctx, number, request.code);
   const result =
-    (record ? undefined : await verifyLeavingPending(ctx, number, request.code)) ??
+    early.answer ??
     (await ctx.db.transaction().execute(async (trx) => {
-      const checked = await checkCode(trx, ctx, number, request.code);
+      const checked = await checkCode(trx, ctx, number, request.code, early.pending);
       await record?.(trx, checked);
       return checked;
     }));
@@ -525,10 +526,20 @@ export async function verifyOtp(
 }
 
 /**
+ * What a verification found before its transaction: its answer, or else, on SQLite, the pending
+ * OTP it read, for `checkCode` to count the attempt on without reading it again.
+ */
+interface EarlyVerification {
+  answer?: VerifyResult;
+  pending?: OtpsTable;
+}
+
+/**
  * A verification without `record`, in the common cases, in fewer round trips than `checkCode`:
- * `undefined` leaves the rest to `checkCode`.
+ * without an `answer`, it leaves the rest to `checkCode`.
  * - No pending OTP: the answer of the number's latest, which has settled (approved, locked or
- *   expired) and never changes again, so it takes no attempt. Both reads go together.
+ *   expired) and never changes again, so it takes no attempt. On PostgreSQL both reads go
+ *   together; SQLite reads the latest only when there is no pending OTP.
  * - On PostgreSQL, a pending OTP with attempts to spare: the attempt is counted on its own (one
  *   round trip, where `checkCode` takes four for a wrong code), then the code is compared. A
  *   wrong one is answered at once; a right one is approved with its event in two more (its
@@ -540,25 +551,30 @@ async function verifyLeavingPending(
   ctx: AppContext,
   number: NumberScope,
   code: string,
-): Promise<VerifyResult | undefined> {
+): Promise<EarlyVerification> {
+  if (ctx.dialect !== "postgres") {
+    // SQLite has no round trips to save, and its transactions cost less than two writes would.
+    const [pending] = (await pendingOtp.execute(ctx.db, number)).rows;
+    if (pending) return { pending };
+    return { answer: latestAnswer((await latestOtp.execute(ctx.db, number)).rows[0]) };
+  }
   const [[pending], [latest]] = await readTogether(ctx, [
     pendingOtp.compile(ctx.db, number),
     latestOtp.compile(ctx.db, number),
   ]);
-  if (!pending) return latestAnswer(latest);
-  // SQLite has no round trips to save, and its transactions cost less than two writes would.
-  if (ctx.dialect !== "postgres") return undefined;
+  if (!pending) return { answer: latestAnswer(latest) };
   const now = isoNow(ctx.clock);
   const [counted] = (await countAttemptLeavingPending.execute(ctx.db, { id: pending.id, now })).rows;
-  if (!counted) return undefined;
+  if (!counted) return {};
   const remaining = counted.max_attempts - counted.attempts;
   if (!codeMatches(ctx.secret, pending.id, code, counted.code_hash)) {
-    return { verified: false, reason: "incorrect_code", attempts_remaining: remaining };
+    return { answer: { verified: false, reason: "incorrect_code", attempts_remaining: remaining } };
   }
-  return (
-    (await approveInOneFlight(ctx, pending, counted.attempts, now, remaining)) ??
-    ctx.db.transaction().execute((trx) => approveCounted(trx, ctx, pending.id, now, remaining))
-  );
+  return {
+    answer:
+      (await approveInOneFlight(ctx, pending, counted.attempts, now, remaining)) ??
+      (await ctx.db.transaction().execute((trx) => approveCounted(trx, ctx, pending.id, now, remaining))),
+  };
 }
 
 /**
@@ -610,8 +626,13 @@ async function checkCode(
   ctx: AppContext,
   number: NumberScope,
   code: string,
+  readBefore?: OtpsTable,
 ): Promise<VerifyResult> {
   const now = isoNow(ctx.clock);
+  // A pending OTP read before the transaction whose attempt still counts is still pending, and a
+  // number has one pending OTP at most: it is the one a read now would find.
+  const countedBefore = readBefore && (await countAttempt.execute(trx, { id: readBefore.id, now })).rows[0];
+  if (readBefore && countedBefore) return answerCounted(trx, ctx, readBefore.id, code, countedBefore, now);
   const [pending] = (await pendingOtp.execute(trx, number)).rows;
   if (!pending) return latestAnswer((await latestOtp.execute(trx, number)).rows[0]);
   const [counted] = (await countAttempt.execute(trx, { id: pending.id, now })).rows;
@@ -624,12 +645,23 @@ async function checkCode(
       .executeTakeFirstOrThrow();
     return settledOutcome(trx, ctx, otp, now);
   }
+  return answerCounted(trx, ctx, pending.id, code, counted, now);
+}
 
+/** Compares the code of a counted attempt: approved, or refused (and locked on the last attempt). */
+async function answerCounted(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  id: string,
+  code: string,
+  counted: CountedAttempt,
+  now: string,
+): Promise<VerifyResult> {
   const remaining = counted.max_attempts - counted.attempts;
-  if (codeMatches(ctx.secret, pending.id, code, counted.code_hash)) {
-    return approveCounted(trx, ctx, pending.id, now, remaining);
+  if (codeMatches(ctx.secret, id, code, counted.code_hash)) {
+    return approveCounted(trx, ctx, id, now, remaining);
   }
-  if (remaining === 0) await endOtp(trx, ctx, pending.id, "locked", now);
+  if (remaining === 0) await endOtp(trx, ctx, id, "locked", now);
   return { verified: false, reason: "incorrect_code", attempts_remaining: remaining };
 }
 
