@@ -155,6 +155,8 @@ export class GroupCommitSqliteDriver implements Driver {
   #group: Group | undefined;
   #inTransaction = false;
   #idleCommitScheduled = false;
+  /** A sync ended while the connection was held: the group commits at the end of this turn. */
+  #commitDue = false;
   /** A read transaction is open (`#readOutsideTransaction`). */
   #readOpen = false;
   #walSync: WalSync | undefined;
@@ -200,7 +202,7 @@ export class GroupCommitSqliteDriver implements Driver {
     const synchronous = db.pragma("synchronous", { simple: true });
     // NORMAL (1) leaves the WAL unsynced at COMMIT: the driver syncs it before answering.
     if (!db.memory && journal === "wal" && synchronous === 1) {
-      this.#walSync = new WalSync(`${resolve(db.name)}-wal`, () => this.#commitUnlessSyncing());
+      this.#walSync = new WalSync(`${resolve(db.name)}-wal`, () => this.#commitAfterSync());
     }
   }
 
@@ -364,14 +366,17 @@ export class GroupCommitSqliteDriver implements Driver {
 
   /**
    * Passes the connection on (to the next in line, if any). An open group commits now if it is
-   * full or old, else once the connection is idle: after the event loop's current turn.
+   * full or old, or if a sync ended while the connection was busy; else once the connection is
+   * idle: after the event loop's current turn.
    */
   #endTurn(lease: Lease): void {
     lease.ended = true;
     const group = this.#group;
     if (
       group &&
-      (group.committed.length >= MAX_GROUP_TRANSACTIONS || Date.now() - group.openedAt >= MAX_GROUP_MS)
+      (this.#commitDue ||
+        group.committed.length >= MAX_GROUP_TRANSACTIONS ||
+        Date.now() - group.openedAt >= MAX_GROUP_MS)
     ) {
       this.#commitGroup();
       if (this.#mutex.waiting > 0) {
@@ -396,16 +401,24 @@ export class GroupCommitSqliteDriver implements Driver {
 
   #commitIfIdle(): void {
     this.#idleCommitScheduled = false;
-    this.#commitUnlessSyncing();
-  }
-
-  #commitUnlessSyncing(): void {
     // While the log is being synced, a commit would wait for the next sync anyway: the group
     // stays open, gathering more transactions for one COMMIT, until the sync ends (or it is full
     // or old). Its transactions are answered no later than they would have been.
     if (this.#walSync?.syncing) return;
     // Held by someone: the group goes on, and their turn's end looks again.
     if (!this.#group || !this.#mutex.tryLock()) return;
+    this.#commitHeld();
+  }
+
+  /** The sync ended: the open group commits now, or when the turn holding the connection ends. */
+  #commitAfterSync(): void {
+    if (!this.#group) return;
+    if (this.#mutex.tryLock()) this.#commitHeld();
+    else this.#commitDue = true;
+  }
+
+  /** Commits the open group; the caller has just taken the connection. */
+  #commitHeld(): void {
     try {
       this.#commitGroup();
     } finally {
@@ -416,6 +429,7 @@ export class GroupCommitSqliteDriver implements Driver {
   #commitGroup(): void {
     const group = this.#requireGroup();
     this.#group = undefined;
+    this.#commitDue = false;
     try {
       this.#exec("commit");
     } catch (error) {
