@@ -39,6 +39,16 @@ const readsPending = (text: string) => /^select \* from "otps" .*"status" = 'pen
 const readsLatest = (text: string) => /^select "status", "attempts", "max_attempts" from "otps"/.test(text);
 const countsAttempt = (text: string) => /^update "otps" set "attempts" = attempts \+ 1/.test(text);
 
+/** Expects `statements` to hold this many reads of the pending OTP and of the latest, and counted attempts. */
+function expectRan(statements: string[], ran: { pending: number; latest: number; attempts: number }) {
+  const counted = {
+    pending: statements.filter(readsPending).length,
+    latest: statements.filter(readsLatest).length,
+    attempts: statements.filter(countsAttempt).length,
+  };
+  expect(counted, statements.join("\n")).toEqual(ran);
+}
+
 describe("statements of a verification on SQLite", () => {
   const harness = useOtpHarness("sqlite");
   let secret = "";
@@ -57,10 +67,7 @@ describe("statements of a verification on SQLite", () => {
         attempts_remaining: 4,
       });
     });
-    const all = statements.join("\n");
-    expect(statements.filter(readsPending), all).toHaveLength(1);
-    expect(statements.filter(readsLatest), all).toHaveLength(0);
-    expect(statements.filter(countsAttempt), all).toHaveLength(1);
+    expectRan(statements, { pending: 1, latest: 0, attempts: 1 });
   });
 
   it("a right code too, and the OTP is approved", async () => {
@@ -68,10 +75,7 @@ describe("statements of a verification on SQLite", () => {
     const statements = await statementsOf(async () => {
       expect((await harness.verifyOk(secret, to, code)).reason).toBe("approved");
     });
-    const all = statements.join("\n");
-    expect(statements.filter(readsPending), all).toHaveLength(1);
-    expect(statements.filter(readsLatest), all).toHaveLength(0);
-    expect(statements.filter(countsAttempt), all).toHaveLength(1);
+    expectRan(statements, { pending: 1, latest: 0, attempts: 1 });
     expect(await harness.otpDetails(secret, otp.id)).toMatchObject({ status: "approved" });
   });
 
@@ -81,9 +85,6 @@ describe("statements of a verification on SQLite", () => {
     const statements = await statementsOf(async () => {
       expect((await harness.verifyOk(secret, to, code)).reason).toBe("already_verified");
     });
-    const all = statements.join("\n");
-    expect(statements.filter(readsPending), all).toHaveLength(1);
-    expect(statements.filter(readsLatest), all).toHaveLength(1);
-    expect(statements.filter(countsAttempt), all).toHaveLength(0);
+    expectRan(statements, { pending: 1, latest: 1, attempts: 0 });
   });
 });
