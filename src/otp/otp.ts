@@ -517,7 +517,7 @@ export async function verifyOtp(
   const result =
     early.answer ??
     (await ctx.db.transaction().execute(async (trx) => {
-      const checked = await checkCode(trx, ctx, number, request.code, early.pending);
+      const checked = await checkCode(trx, ctx, number, request.code, early.pendingId);
       await record?.(trx, checked);
       return checked;
     }));
@@ -531,7 +531,7 @@ export async function verifyOtp(
  */
 interface EarlyVerification {
   answer?: VerifyResult;
-  pending?: OtpsTable;
+  pendingId?: string;
 }
 
 /**
@@ -555,7 +555,7 @@ async function verifyLeavingPending(
   if (ctx.dialect !== "postgres") {
     // SQLite has no round trips to save, and its transactions cost less than two writes would.
     const [pending] = (await pendingOtp.execute(ctx.db, number)).rows;
-    if (pending) return { pending };
+    if (pending) return { pendingId: pending.id };
     return { answer: latestAnswer((await latestOtp.execute(ctx.db, number)).rows[0]) };
   }
   const [[pending], [latest]] = await readTogether(ctx, [
@@ -626,13 +626,16 @@ async function checkCode(
   ctx: AppContext,
   number: NumberScope,
   code: string,
-  readBefore?: OtpsTable,
+  /** The id of the pending OTP read before the transaction, if any. */
+  readBefore?: string,
 ): Promise<VerifyResult> {
   const now = isoNow(ctx.clock);
   // A pending OTP read before the transaction whose attempt still counts is still pending, and a
   // number has one pending OTP at most: it is the one a read now would find.
-  const countedBefore = readBefore && (await countAttempt.execute(trx, { id: readBefore.id, now })).rows[0];
-  if (readBefore && countedBefore) return answerCounted(trx, ctx, readBefore.id, code, countedBefore, now);
+  if (readBefore !== undefined) {
+    const [counted] = (await countAttempt.execute(trx, { id: readBefore, now })).rows;
+    if (counted) return answerCounted(trx, ctx, readBefore, code, counted, now);
+  }
   const [pending] = (await pendingOtp.execute(trx, number)).rows;
   if (!pending) return latestAnswer((await latestOtp.execute(trx, number)).rows[0]);
   const [counted] = (await countAttempt.execute(trx, { id: pending.id, now })).rows;
