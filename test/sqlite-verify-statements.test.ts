@@ -1,6 +1,6 @@
 import SqliteDatabase from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useOtpHarness } from "./helpers/otp.js";
+import { useOtpHarness, wrong } from "./helpers/otp.js";
 
 /*
  * The statements a verification runs on SQLite (docs/performance.md, "Verifications with
@@ -59,9 +59,8 @@ describe("statements of a verification on SQLite", () => {
 
   it("a wrong code reads the pending OTP once and counts the attempt on it, without the latest", async () => {
     const { to, code } = await harness.sentOtp(secret);
-    const wrong = code === "000000" ? "000001" : "000000";
     const statements = await statementsOf(async () => {
-      expect(await harness.verifyOk(secret, to, wrong)).toEqual({
+      expect(await harness.verifyOk(secret, to, wrong(code))).toEqual({
         verified: false,
         reason: "incorrect_code",
         attempts_remaining: 4,
@@ -77,6 +76,16 @@ describe("statements of a verification on SQLite", () => {
     });
     expectRan(statements, { pending: 1, latest: 0, attempts: 1 });
     expect(await harness.otpDetails(secret, otp.id)).toMatchObject({ status: "approved" });
+  });
+
+  it("an expired OTP still pending: its attempt is tried once, and it is ended as expired", async () => {
+    const { otp, to, code } = await harness.sentOtp(secret);
+    harness.clock.advance(600);
+    const statements = await statementsOf(async () => {
+      expect((await harness.verifyOk(secret, to, code)).reason).toBe("expired");
+    });
+    expectRan(statements, { pending: 2, latest: 0, attempts: 1 });
+    expect(await harness.otpDetails(secret, otp.id)).toMatchObject({ status: "expired" });
   });
 
   it("an OTP no longer pending: the pending read finds none, the latest answers", async () => {

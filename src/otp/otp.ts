@@ -638,7 +638,9 @@ async function checkCode(
   }
   const [pending] = (await pendingOtp.execute(trx, number)).rows;
   if (!pending) return latestAnswer((await latestOtp.execute(trx, number)).rows[0]);
-  const [counted] = (await countAttempt.execute(trx, { id: pending.id, now })).rows;
+  // The OTP read before, still pending, took no attempt just now: counting again would not either.
+  const [counted] =
+    pending.id === readBefore ? [] : (await countAttempt.execute(trx, { id: pending.id, now })).rows;
   if (!counted) {
     // Expired or out of attempts, or settled by a concurrent verification since it was read.
     const otp = await trx
