@@ -229,10 +229,7 @@ export async function insertRows<T extends TableName>(
       : insert.onConflict((oc) => oc.column(skipConflictsOn as never).doNothing());
   for (const chunk of inChunks(rows as ReadonlyArray<Record<string, unknown>>)) {
     const columns = Object.keys(chunk[0] ?? {});
-    const uniform = chunk.every(
-      (row) =>
-        Object.keys(row).length === columns.length && columns.every((column) => row[column] !== undefined),
-    );
+    const uniform = chunk.every((row) => hasExactly(row, columns));
     if (!uniform) {
       await onConflict(db.insertInto(table).values(chunk as never)).execute();
       continue;
@@ -256,8 +253,16 @@ export async function insertRows<T extends TableName>(
       );
       multiRowInserts.set(key, insert);
     }
-    const values: unknown[] = [];
-    for (const row of chunk) for (const column of columns) values.push(row[column]);
+    const values: unknown[] = new Array(chunk.length * columns.length);
+    let index = 0;
+    for (const row of chunk) for (const column of columns) values[index++] = row[column];
     await insert.execute(db, values);
   }
+}
+
+/** Whether `row` has a defined value for each of `columns` and no other key (without listing its keys). */
+function hasExactly(row: Record<string, unknown>, columns: readonly string[]): boolean {
+  let keys = 0;
+  for (const _ in row) keys++;
+  return keys === columns.length && columns.every((column) => row[column] !== undefined);
 }

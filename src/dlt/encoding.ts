@@ -172,24 +172,27 @@ export function splitSms(text: string): string[] {
   return parts;
 }
 
-/** GSM 03.38 septet values for a GSM-7 text (extension characters as 0x1B followed by their code), for the SMPP carrier later; throws RangeError on a character outside GSM-7. */
-export function toGsm7Septets(text: string): number[] {
-  const septets: number[] = [];
+/** GSM 03.38 septet values for a GSM-7 text, one a byte (extension characters as 0x1B followed by their code), for the SMPP carrier; throws RangeError on a character outside GSM-7. */
+export function toGsm7Septets(text: string): Buffer {
+  // At most two septets a character; written in place rather than grown value by value.
+  const septets = Buffer.allocUnsafe(text.length * 2);
+  let length = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     const basic = BASIC_SEPTET.get(code);
     if (basic !== undefined) {
-      septets.push(basic);
+      septets[length++] = basic;
       continue;
     }
     const extension = EXTENSION_SEPTET.get(code);
     if (extension !== undefined) {
-      septets.push(ESC, extension);
+      septets[length++] = ESC;
+      septets[length++] = extension;
       continue;
     }
     const codePoint = text.codePointAt(i) ?? code;
     const hex = codePoint.toString(16).toUpperCase().padStart(4, "0");
     throw new RangeError(`U+${hex} at index ${i} is not in the GSM 03.38 alphabet`);
   }
-  return septets;
+  return septets.subarray(0, length);
 }

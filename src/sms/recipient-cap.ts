@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { isoTime } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { countRecipientUnderCap, type FlightStatement } from "../db/one-flight.js";
-import { prepareQuery } from "../db/prepared.js";
+import { executeForIds, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { insertCounterIf } from "../rate-limit.js";
@@ -50,24 +50,9 @@ export async function claimRecipients(
 ): Promise<Set<string>> {
   if (numbers.length === 0) return new Set();
   const windowStart = isoTime(currentHourStart(ctx));
-  if (numbers.length === 1) {
-    const recipient = numbers[0] as string;
-    const claimed = await claimOne.execute(trx, { windowStart, ...scope, recipient });
-    return new Set(claimed.rows.map((row) => row.recipient));
-  }
-  const rows = [...new Set(numbers)].sort().map((recipient) => ({
-    window_start: windowStart,
-    account_id: scope.accountId,
-    environment: scope.environment,
-    recipient,
-  }));
-  const inserted = await trx
-    .insertInto("sms_recipient_hours")
-    .values(rows)
-    .onConflict((oc) => oc.doNothing())
-    .returning("recipient")
-    .execute();
-  return new Set(inserted.map((row) => row.recipient));
+  const sorted = numbers.length === 1 ? numbers : [...new Set(numbers)].sort();
+  const claimed = await executeForIds(trx, claimNumbers, { windowStart, ...scope }, sorted);
+  return new Set(claimed.map((row) => row.recipient));
 }
 
 /**
@@ -92,20 +77,25 @@ export async function countNewRecipient(trx: DbOrTrx, ctx: AppContext, scope: Re
   }
 }
 
-const claimOne = prepareQuery<
-  RecipientScope & { windowStart: string; recipient: string },
-  { recipient: string }
->((db, param) =>
-  db
-    .insertInto("sms_recipient_hours")
-    .values({
-      window_start: param("windowStart"),
-      account_id: param("accountId"),
-      environment: param("environment"),
-      recipient: param("recipient"),
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning("recipient"),
+/**
+ * The insert of `claimRecipients`, compiled once per count of numbers. `executeForIds` fills the
+ * list up to a power of two with its last number again; the repeat conflicts with the row just
+ * inserted and is skipped, so it is neither claimed nor answered twice.
+ */
+const claimNumbers = prepareForIds<RecipientScope & { windowStart: string }, { recipient: string }>(
+  (db, param, recipients) =>
+    db
+      .insertInto("sms_recipient_hours")
+      .values(
+        recipients.map((recipient) => ({
+          window_start: param("windowStart"),
+          account_id: param("accountId"),
+          environment: param("environment"),
+          recipient,
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .returning("recipient"),
 );
 
 const countUnderCap = prepareQuery<

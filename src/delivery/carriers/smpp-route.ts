@@ -348,7 +348,7 @@ type Answer = { pdu: Pdu } | { lost: "timeout" | "dropped" };
 type PendingSettle = ((answer: Answer) => void) & { session: Session };
 
 function encode(text: string, encoding: OutboundMessage["encoding"]): Buffer {
-  return encoding === "gsm7" ? Buffer.from(toGsm7Septets(text)) : Buffer.from(text, "utf16le").swap16();
+  return encoding === "gsm7" ? toGsm7Septets(text) : Buffer.from(text, "utf16le").swap16();
 }
 
 function messageText(shortMessage: unknown): string {
