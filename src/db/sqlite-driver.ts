@@ -29,6 +29,7 @@ import {
   type QueryResult,
   SelectQueryNode,
 } from "kysely";
+import { readRows } from "./sqlite-rows.js";
 import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from "./wal-checkpointer.js";
 import { type CommitWaiter, WalSync } from "./wal-sync.js";
 
@@ -329,7 +330,7 @@ export class GroupCommitSqliteDriver implements Driver {
   #run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
     const { sql, parameters } = compiledQuery;
     const statement = this.#database().prepare(sql);
-    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    if (statement.reader) return { rows: readRows<R>(statement, parameters) };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }

@@ -1,0 +1,38 @@
+import type SqliteDatabase from "better-sqlite3";
+
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
+/** The builder of each statement's rows, made when the statement first reads. */
+const builders = new WeakMap<SqliteDatabase.Statement, RowBuilder | null>();
+
+/**
+ * The rows a reading statement answers, as objects keyed by column name, as better-sqlite3 would
+ * answer them. better-sqlite3 builds each row object a property at a time through V8's API,
+ * about a quarter of a microsecond a column: reading a claim's 16 columns took 8.4–10.8 µs a
+ * row, against 4.3–5.7 µs for the same row as an array. So the statement answers arrays, and
+ * each becomes an object through a function compiled once per statement, whose one object
+ * literal V8 builds at once.
+ */
+export function readRows<R>(statement: SqliteDatabase.Statement, parameters: readonly unknown[]): R[] {
+  let build = builders.get(statement);
+  if (build === undefined) {
+    build = rowBuilder(statement.columns().map((column) => column.name));
+    if (build) statement.raw(true);
+    builders.set(statement, build);
+  }
+  if (!build) return statement.all(parameters) as R[];
+  const rows = statement.all(parameters) as unknown[];
+  for (let index = 0; index < rows.length; index++) rows[index] = build(rows[index] as unknown[]);
+  return rows as R[];
+}
+
+/**
+ * A function making the object of a row from its values, later columns of the same name winning
+ * as in better-sqlite3's own objects. `null` for a column named `__proto__`, which a literal
+ * would take as the object's prototype: such a statement answers objects as before.
+ */
+function rowBuilder(names: readonly string[]): RowBuilder | null {
+  if (names.includes("__proto__")) return null;
+  const properties = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
+  return new Function("values", `return { ${properties.join(", ")} };`) as RowBuilder;
+}
