@@ -10,12 +10,33 @@ const value = fc.oneof(
   fc.string(),
   fc.uint8Array({ maxLength: 8 }).map((bytes) => Buffer.from(bytes)),
 );
-// Any column name SQLite takes as a quoted identifier, the object's own keys among them.
+// Any column name SQLite takes as a quoted identifier, the object's own keys and `__proto__` among them.
 const columnName = fc.oneof(
-  fc.constantFrom("id", "constructor", "toString", "hasOwnProperty", "0", "1e3", "a b", 'say "hi"', "ключ"),
+  fc.constantFrom(
+    "id",
+    "__proto__",
+    "constructor",
+    "toString",
+    "hasOwnProperty",
+    "0",
+    "1e3",
+    "a b",
+    'say "hi"',
+    "ключ",
+  ),
   fc.string({ minLength: 1, maxLength: 12 }).filter((name) => !name.includes("\u0000")),
 );
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** A row's own properties and its prototype: a blob in a column named `__proto__` becomes the prototype. */
+function shape(row: unknown) {
+  const prototype = Object.getPrototypeOf(row);
+  return {
+    properties: Object.entries(row as object),
+    prototype:
+      prototype === Object.prototype ? "Object" : Buffer.isBuffer(prototype) ? [...prototype] : prototype,
+  };
+}
 
 describe("rows read as arrays and made objects", () => {
   it("are the objects better-sqlite3 answers, for any names and values, duplicates included", () => {
@@ -31,20 +52,13 @@ describe("rows read as arrays and made objects", () => {
           const expected = db.prepare(sql).all(parameters);
           const statement = db.prepare(sql);
           // Twice: the first read compiles the statement's row builder, the second reuses it.
-          expect(readRows(statement, parameters)).toEqual(expected);
-          expect(readRows(statement, parameters)).toEqual(expected);
+          for (let read = 0; read < 2; read++) {
+            expect(readRows<object>(statement, parameters).map(shape)).toEqual(expected.map(shape));
+          }
         },
       ),
       { numRuns: 300 },
     );
-  });
-
-  it("leave a row with a column named __proto__ to better-sqlite3, its prototype untouched", () => {
-    const db = new Database(":memory:");
-    const statement = db.prepare(`select 1 as "__proto__", 2 as id`);
-    const [row] = readRows<Record<string, unknown>>(statement, []);
-    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
-    expect(row).toEqual(db.prepare(`select 1 as "__proto__", 2 as id`).get());
   });
 
   it("are plain objects whose keys come in column order", () => {

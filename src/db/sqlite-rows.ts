@@ -27,8 +27,9 @@ export function readRows<R>(statement: SqliteDatabase.Statement, parameters: rea
 
 /**
  * A function making the object of a row from its values, later columns of the same name winning
- * as in better-sqlite3's own objects. `null` for a column named `__proto__`, which a literal
- * would take as the object's prototype: such a statement answers objects as before.
+ * as in better-sqlite3's own objects. `null` for a column named `__proto__`, which sets the
+ * prototype rather than a property, and twice in a literal is a syntax error: such a statement
+ * answers better-sqlite3's own objects.
  */
 function rowBuilder(names: readonly string[]): RowBuilder | null {
   if (names.includes("__proto__")) return null;
