@@ -14,6 +14,7 @@ import { chargeAndQueue, type MessageView, queuedMessage, toMessageView } from "
 import { queueSmsInOneFlight } from "./one-flight.js";
 import { priceOf } from "./pricing.js";
 import { countSmsRecipient } from "./recipient-cap.js";
+import { queueInBurst } from "./send-bursts.js";
 
 export const MAX_SEGMENTS = 10;
 
@@ -41,7 +42,8 @@ export interface PreparedSms {
  * Checks a send in the contract's order (API.md §4), renders and prices it, then counts its
  * recipient, debits the balance, stores the message and queues it in one transaction: no message
  * without its charge, no charge without its message, and, with `record`, neither without the
- * stored answer. POST /v2/sms/batch (batch.ts) runs the same two steps for each of its items.
+ * stored answer. POST /v2/sms/batch (batch.ts) runs the same two steps for each of its items, and
+ * on SQLite so do the sends that arrive together (send-bursts.ts).
  */
 export async function sendSms(
   ctx: AppContext,
@@ -59,9 +61,12 @@ export async function sendSms(
     () => readSendRegistry(ctx, accountId, request.sender, request.template_id),
   );
   const prepared = prepareSms(ctx, principal, request, registry);
-  // On PostgreSQL one round trip, unless an answer is to be stored or a limit refuses.
-  const queued = record === undefined && (await queueSmsInOneFlight(ctx, prepared.row));
-  if (!queued) {
+  if (record === undefined && ctx.dialect === "sqlite") {
+    // With the other sends of this turn, in one transaction (send-bursts.ts).
+    const refusal = await queueInBurst(ctx, { accountId, environment: principal.environment }, prepared);
+    if (refusal) throw refusal;
+  } else if (!(record === undefined && (await queueSmsInOneFlight(ctx, prepared.row)))) {
+    // On PostgreSQL one round trip, unless an answer is to be stored or a limit refuses.
     await ctx.db.transaction().execute(async (trx) => {
       await countSmsRecipient(trx, ctx, principal, request.to);
       await chargeAndQueue(trx, ctx, prepared.row);
