@@ -75,7 +75,7 @@ class SendBursts {
         if (this.#waiting.length > 0) this.#scheduleFlush();
         return queueBurst(trx, this.#ctx, burst);
       });
-      burst?.forEach((send, index) => send.settle(refusals[index]));
+      for (const [index, send] of (burst ?? []).entries()) send.settle(refusals[index]);
     } catch (error) {
       if (!burst) {
         // The transaction never began: every send waiting fails with it.
