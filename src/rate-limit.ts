@@ -103,6 +103,85 @@ const bucketHit = prepareQuery<BucketHit, { count: number }>((db, param) => {
 });
 
 /**
+ * Counts `hits` hits of `key` at once, only if all of them fit under `limit` over the span (as
+ * `hitUnderLimit` counts one); answers whether they were counted. Nothing is counted otherwise.
+ */
+export async function hitsUnderLimit(
+  db: DbOrTrx,
+  clock: Clock,
+  key: string,
+  hits: number,
+  limit: number,
+  spanSeconds: number,
+  bucketSeconds: number,
+): Promise<boolean> {
+  const start = bucketStart(clock.now().getTime(), bucketSeconds);
+  const counted = await bucketHits.execute(db, {
+    key,
+    hits,
+    limit,
+    windowStart: isoTime(start),
+    spanStart: isoTime(start - spanSeconds * 1000),
+    expiresAt: isoTime(start + (bucketSeconds + spanSeconds) * 1000),
+  });
+  return counted.rows.length > 0;
+}
+
+const bucketHits = prepareQuery<BucketHit & { hits: number }, { count: number }>((db, param) => {
+  const earlierHits = sql<number>`(select coalesce(sum(earlier.count), 0) from rate_limit_counters as earlier
+    where earlier.key = ${param("key")}
+      and earlier.window_start >= ${param("spanStart")}
+      and earlier.window_start < ${param("windowStart")})`;
+  const hits = sql<number>`cast(${param("hits")} as integer)`;
+  const limit = sql<number>`cast(${param("limit")} as integer)`;
+  return insertCounterIf(
+    db,
+    {
+      key: param("key"),
+      windowStart: param("windowStart"),
+      count: param("hits"),
+      expiresAt: param("expiresAt"),
+    },
+    sql<boolean>`${earlierHits} + ${hits} <= ${limit}`,
+  )
+    .onConflict((oc) =>
+      oc
+        .columns(["key", "window_start"])
+        .doUpdateSet((eb) => ({
+          count: eb(eb.ref("rate_limit_counters.count"), "+", eb.ref("excluded.count")),
+        }))
+        .where(sql<boolean>`rate_limit_counters.count + ${earlierHits} + ${hits} <= ${limit}`),
+    )
+    .returning("count");
+});
+
+/**
+ * Takes back `hits` hits this transaction counted on `key` in the current bucket, for work it gave
+ * up after all. `clock` must read as it did when they were counted (the same bucket).
+ */
+export async function takeBackHits(
+  db: DbOrTrx,
+  clock: Clock,
+  key: string,
+  hits: number,
+  bucketSeconds: number,
+): Promise<void> {
+  await takeBack.execute(db, {
+    key,
+    hits,
+    windowStart: isoTime(bucketStart(clock.now().getTime(), bucketSeconds)),
+  });
+}
+
+const takeBack = prepareQuery<{ key: string; hits: number; windowStart: string }, never>((db, param) =>
+  db
+    .updateTable("rate_limit_counters")
+    .set({ count: sql`count - ${param("hits")}` })
+    .where("key", "=", param("key"))
+    .where("window_start", "=", param("windowStart")),
+);
+
+/**
  * Inserts a counter's row only if `guard` holds (an `insert … select … where`), for a guarded
  * upsert to finish with its conflict clause. The values are cast: PostgreSQL cannot infer the
  * type of a bare parameter in a select.

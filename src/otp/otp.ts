@@ -1,38 +1,32 @@
 import { type RawBuilder, sql, type Transaction } from "kysely";
-import { addSeconds, isoAfter, isoNow } from "../clock.js";
+import { addSeconds, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { commitInLane, sendLane } from "../db/flight-lanes.js";
-import {
-  commitInOneFlight,
-  debitWithLedgerEntry,
-  FlightRefused,
-  type FlightStatement,
-  guarded,
-  readTogether,
-  statementOf,
-} from "../db/one-flight.js";
-import { preparedInsert, prepareQuery } from "../db/prepared.js";
+import { commitInOneFlight, FlightRefused, guarded, readTogether, statementOf } from "../db/one-flight.js";
+import { prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
 import { eventInsert, recordEvent } from "../events/outbox.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
-import { newId } from "../ids.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
-import { hitUnderLimit, hitUnderLimitQuery } from "../rate-limit.js";
-import { insertMessage } from "../sms/messages.js";
-import { codeMatches, generateCode, hashCode, seal, tryUnseal } from "./codes.js";
+import { hitUnderLimit } from "../rate-limit.js";
+import { codeMatches, tryUnseal } from "./codes.js";
+import { queueOtpDelivery, requireChannel } from "./deliveries.js";
 import {
-  type ChannelSetup,
-  insertOtpDelivery,
-  otpDeliveryMessage,
-  otpDeliveryRow,
-  queueOtpDelivery,
-  requireChannel,
-} from "./deliveries.js";
-import { getSendSettings, type OtpSettings } from "./settings.js";
+  answerOf,
+  type FirstSend,
+  HOUR_SECONDS,
+  hourlySendLimits,
+  insertOtp,
+  isUniqueViolation,
+  newOtp,
+  SEND_BUCKET_SECONDS,
+  sendFirstOtpInOneFlight,
+} from "./first-send.js";
+import { sendFirstOtpInBurst } from "./send-bursts.js";
+import { getSendSettings } from "./settings.js";
 import { firstDeliveries, type OtpDetailsView, otpView, otpViews } from "./view.js";
 
 type NumberScope = { accountId: string; environment: Environment; to: string };
@@ -51,7 +45,6 @@ function otpsOfNumber(db: DbOrTrx, param: <K extends keyof NumberScope>(name: K)
 const pendingOtp = prepareQuery<NumberScope, OtpsTable>((db, param) =>
   otpsOfNumber(db, param).where("status", "=", sql.lit("pending")),
 );
-const insertOtp = preparedInsert("otps");
 
 type SettledOtp = Pick<OtpsTable, "status" | "attempts" | "max_attempts">;
 
@@ -205,8 +198,13 @@ async function sendAndCharge(
       : undefined;
 
   const first: FirstSend = { scope, request, channel, settings, setup, fallbackSetup, fixedCode };
-  if (ctx.dialect === "postgres" && record === undefined) {
-    const sent = await sendFirstOtpInOneFlight(ctx, first);
+  if (record === undefined) {
+    // A new OTP for a number with none pending, as nearly always: on PostgreSQL in one round
+    // trip, on SQLite with the other sends of this turn of the event loop.
+    const sent =
+      ctx.dialect === "postgres"
+        ? await sendFirstOtpInOneFlight(ctx, first)
+        : await sendFirstOtpInBurst(ctx, first);
     if (sent) {
       if (sent.message_id) ctx.queue.notify();
       return sent;
@@ -317,171 +315,6 @@ async function sendAndCharge(
   });
   if (result.message_id) ctx.queue.notify();
   return result;
-}
-
-/** What a send that makes a new OTP knows before it writes. */
-interface FirstSend {
-  scope: { accountId: string; environment: Environment };
-  request: OtpSendRequest;
-  channel: Channel;
-  settings: OtpSettings;
-  /** The channel's setup; none for a test number, whose OTP is never delivered. */
-  setup: ChannelSetup | undefined;
-  fallbackSetup: ChannelSetup | undefined;
-  fixedCode: string | undefined;
-}
-
-/** A new pending OTP and its code (a test number's fixed one, the caller's, or a generated one). */
-function newOtp(ctx: AppContext, send: FirstSend, now: string): { otp: OtpsTable; code: string } {
-  const { scope, request, settings, fallbackSetup, fixedCode } = send;
-  const id = newId("otp");
-  const code = fixedCode ?? request.code ?? generateCode(request.length ?? settings.length);
-  const otp: OtpsTable = {
-    id,
-    account_id: scope.accountId,
-    environment: scope.environment,
-    recipient: request.to,
-    code_hash: hashCode(ctx.secret, id, code),
-    code_sealed: fixedCode === undefined ? seal(ctx.secret, code) : null,
-    status: "pending",
-    attempts: 0,
-    max_attempts: settings.max_attempts,
-    sends: 1,
-    channel: send.channel,
-    fallback_channel: fallbackSetup ? fallbackSetup.channel : null,
-    // Due for the fallback channel, or for another SMS route (src/otp/fallback.ts).
-    fallback_due_at:
-      fallbackSetup ||
-      (ctx.otpReroute && send.channel === "sms" && scope.environment === "live" && !fixedCode)
-        ? isoAfter(ctx.clock, settings.fallback_after_seconds)
-        : null,
-    is_test: fixedCode === undefined ? 0 : 1,
-    expires_at: isoAfter(ctx.clock, settings.expiry_seconds),
-    last_sent_at: now,
-    approved_at: null,
-    created_at: now,
-    updated_at: now,
-  };
-  return { otp, code };
-}
-
-function answerOf(
-  otp: OtpsTable,
-  channel: Channel,
-  settings: OtpSettings,
-  messageId: string | null,
-): OtpView {
-  return {
-    id: otp.id,
-    status: "pending",
-    environment: otp.environment,
-    to: otp.recipient,
-    channel,
-    expires_at: otp.expires_at,
-    resend_available_at: addSeconds(otp.last_sent_at, settings.resend_cooldown_seconds),
-    attempts_remaining: otp.max_attempts - otp.attempts,
-    sends: otp.sends,
-    message_id: messageId,
-  };
-}
-
-/**
- * PostgreSQL, a send with no pending OTP for its number (the common case): the new OTP, its
- * delivery message and charge, its event and both hourly counts, written in one round trip
- * (src/db/one-flight.ts). Answers `undefined`, having written nothing, when the number has a
- * pending OTP (the one-pending-OTP index refuses the insert) or a limit or the balance refused:
- * the transaction of `sendOtp` then decides, with the answer and error it has always given.
- */
-async function sendFirstOtpInOneFlight(ctx: AppContext, send: FirstSend): Promise<OtpView | undefined> {
-  const { scope, request, settings, setup } = send;
-  const now = isoNow(ctx.clock);
-  const { otp, code } = newOtp(ctx, send, now);
-  const address = { id: otp.id, accountId: scope.accountId, environment: scope.environment, to: request.to };
-  const message =
-    setup && otp.is_test === 0 ? otpDeliveryMessage(ctx, address, setup, code, settings) : undefined;
-  const deliveries = firstDeliveries(message);
-  const event = eventInsert(ctx.db, ctx, {
-    accountId: scope.accountId,
-    environment: scope.environment,
-    type: "otp.sent",
-    data: otpView(otp, deliveries, now),
-  });
-  const own: FlightStatement[] = [statementOf(insertOtp.compile(ctx.db, otp))];
-  if (message) {
-    own.push(
-      statementOf(insertMessage.compile(ctx.db, message)),
-      statementOf(insertOtpDelivery.compile(ctx.db, otpDeliveryRow(address, message, false))),
-    );
-  }
-  own.push(statementOf(event.insert));
-  const hit = ({ key, limit, refusal }: HourlySendLimit) =>
-    guarded(hitUnderLimitQuery(ctx.db, ctx.clock, key, limit, HOUR_SECONDS, SEND_BUCKET_SECONDS), refusal);
-  const [numberLimit, accountLimit] = hourlySendLimits(ctx, scope, request.to);
-  own.push(hit(numberLimit));
-  // The rows every send of the account shares: they stay locked only until the COMMIT right
-  // behind them, and a shared flight locks them once (src/db/flight-lanes.ts).
-  const shared: FlightStatement[] = [hit(accountLimit)];
-  if (message && message.cost > 0) {
-    shared.push(
-      debitWithLedgerEntry({
-        id: newId("led"),
-        accountId: scope.accountId,
-        environment: scope.environment,
-        amount: message.cost,
-        reason: `${message.channel}_charge`,
-        reference: message.id,
-        createdAt: now,
-      }),
-    );
-  }
-  try {
-    await commitInLane(ctx.db, sendLane(scope, request.to), { own, shared });
-  } catch (error) {
-    if (error instanceof FlightRefused || isUniqueViolation(error)) return undefined;
-    throw error;
-  }
-  return answerOf(otp, send.channel, settings, message?.id ?? null);
-}
-
-const HOUR_SECONDS = 3600;
-/** Sends are counted per minute: an hour's limit sums at most 61 rows, however busy the hour. */
-const SEND_BUCKET_SECONDS = 60;
-
-function sendCounterKeys(scope: { accountId: string; environment: Environment }, to: string) {
-  const account = `otp-sends:${scope.accountId}:${scope.environment}`;
-  return { account, number: `${account}:${to}` };
-}
-
-/** One hourly OTP limit: its counter's key, the limit, and the message and reason of a refusal. */
-interface HourlySendLimit {
-  key: string;
-  limit: number;
-  what: string;
-  refusal: string;
-}
-
-/** The hourly limits a send counts against: its number's, then its account's. */
-function hourlySendLimits(
-  ctx: AppContext,
-  scope: { accountId: string; environment: Environment },
-  to: string,
-): [number: HourlySendLimit, account: HourlySendLimit] {
-  const keys = sendCounterKeys(scope, to);
-  const { sendsPerNumberPerHour, sendsPerAccountPerHour } = ctx.otpLimits;
-  return [
-    {
-      key: keys.number,
-      limit: sendsPerNumberPerHour,
-      what: `At most ${sendsPerNumberPerHour} OTPs an hour go to one number.`,
-      refusal: "otp_number_limit",
-    },
-    {
-      key: keys.account,
-      limit: sendsPerAccountPerHour,
-      what: `This account sends at most ${sendsPerAccountPerHour} OTPs an hour.`,
-      refusal: "otp_account_limit",
-    },
-  ];
 }
 
 /** Counts a send against the per-number and per-account hourly limits; over either, 429 `rate_limited`. */
@@ -771,9 +604,4 @@ class ConcurrentSend extends Error {}
 /** Lost to a concurrent send: on the one-pending-OTP index, or on the pending OTP's send count. */
 function lostToConcurrentSend(error: unknown): boolean {
   return error instanceof ConcurrentSend || isUniqueViolation(error);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }
