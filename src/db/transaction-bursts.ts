@@ -10,22 +10,28 @@ interface Waiting<Item, Result> {
   fail(error: unknown): void;
 }
 
+/** How a burst's items are run: in groups (an account and environment, say), each in arrival order. */
+export interface BurstRunner<Item, Result> {
+  groupOf(item: Item): string;
+  /** Runs one group's items in the burst's transaction, answering each one's result in order. */
+  run(trx: Transaction<Database>, items: readonly Item[]): Promise<Result[]>;
+}
+
 /**
- * Runs the items that arrive in one turn of the event loop in one transaction, through `run`,
- * which answers each item's result in the order given. The burst is taken once the transaction
- * holds the connection, so items that arrive while it waits for it go too. Each item is answered
- * once the transaction has committed; if it fails, every item of the burst fails with it, and
- * nothing of any of them was written.
+ * Runs the items that arrive in one turn of the event loop in one transaction, group by group.
+ * The burst is taken once the transaction holds the connection, so items that arrive while it
+ * waits for it go too. Each item is answered once the transaction has committed; if it fails,
+ * every item of the burst fails with it, and nothing of any of them was written.
  */
 export class TransactionBursts<Item, Result> {
   readonly #db: Db;
-  readonly #run: (trx: Transaction<Database>, items: readonly Item[]) => Promise<Result[]>;
+  readonly #runner: BurstRunner<Item, Result>;
   #waiting: Array<Waiting<Item, Result>> = [];
   #flushPending = false;
 
-  constructor(db: Db, run: (trx: Transaction<Database>, items: readonly Item[]) => Promise<Result[]>) {
+  constructor(db: Db, runner: BurstRunner<Item, Result>) {
     this.#db = db;
-    this.#run = run;
+    this.#runner = runner;
   }
 
   add(item: Item): Promise<Result> {
@@ -48,7 +54,7 @@ export class TransactionBursts<Item, Result> {
         this.#flushPending = false;
         burst = this.#waiting.splice(0, MAX_BURST_ITEMS);
         if (this.#waiting.length > 0) this.#scheduleFlush();
-        return this.#run(
+        return this.#runGroups(
           trx,
           burst.map((waiting) => waiting.item),
         );
@@ -63,21 +69,25 @@ export class TransactionBursts<Item, Result> {
       for (const waiting of burst) waiting.fail(error);
     }
   }
-}
 
-/** Items of a burst by a key (an account and environment, say), each with its place in the burst. */
-export function groupedBy<Item>(
-  items: readonly Item[],
-  keyOf: (item: Item) => string,
-): Array<{ items: Item[]; places: number[] }> {
-  const groups = new Map<string, { items: Item[]; places: number[] }>();
-  items.forEach((item, place) => {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) {
-      group.items.push(item);
-      group.places.push(place);
-    } else groups.set(key, { items: [item], places: [place] });
-  });
-  return [...groups.values()];
+  /** Each item's result, by its place in the burst. */
+  async #runGroups(trx: Transaction<Database>, items: readonly Item[]): Promise<Result[]> {
+    const groups = new Map<string, { items: Item[]; places: number[] }>();
+    items.forEach((item, place) => {
+      const key = this.#runner.groupOf(item);
+      const group = groups.get(key);
+      if (group) {
+        group.items.push(item);
+        group.places.push(place);
+      } else groups.set(key, { items: [item], places: [place] });
+    });
+    const results: Result[] = new Array(items.length);
+    for (const group of groups.values()) {
+      const answers = await this.#runner.run(trx, group.items);
+      group.places.forEach((place, index) => {
+        results[place] = answers[index] as Result;
+      });
+    }
+    return results;
+  }
 }

@@ -4,7 +4,7 @@ import { type Clock, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
 import type { Database, Environment } from "../db/schema.js";
-import { groupedBy, TransactionBursts } from "../db/transaction-bursts.js";
+import { TransactionBursts } from "../db/transaction-bursts.js";
 import { recordEvents } from "../events/outbox.js";
 import { hitsUnderLimit, hitUnderLimit, takeBackHits } from "../rate-limit.js";
 import { otpDeliveryMessage, otpDeliveryRow } from "./deliveries.js";
@@ -36,16 +36,9 @@ import { firstDeliveries, otpView } from "./view.js";
 export function sendFirstOtpInBurst(ctx: AppContext, send: FirstSend): Promise<OtpView | undefined> {
   let bursts = burstsByContext.get(ctx);
   if (!bursts) {
-    bursts = new TransactionBursts(ctx.db, async (trx, sends) => {
-      const answers: Array<OtpView | undefined> = new Array(sends.length);
-      const groups = groupedBy(sends, ({ scope }) => `${scope.accountId} ${scope.environment}`);
-      for (const { items, places } of groups) {
-        const sent = await sendFirstOtps(trx, ctx, items);
-        places.forEach((place, index) => {
-          answers[place] = sent[index];
-        });
-      }
-      return answers;
+    bursts = new TransactionBursts(ctx.db, {
+      groupOf: ({ scope }) => `${scope.accountId} ${scope.environment}`,
+      run: (trx, sends) => sendFirstOtps(trx, ctx, sends),
     });
     burstsByContext.set(ctx, bursts);
   }

@@ -1,5 +1,5 @@
 import type { AppContext } from "../context.js";
-import { groupedBy, TransactionBursts } from "../db/transaction-bursts.js";
+import { TransactionBursts } from "../db/transaction-bursts.js";
 import type { ApiError } from "../errors.js";
 import { queuePreparedSends } from "./queue-sends.js";
 import type { RecipientScope } from "./recipient-cap.js";
@@ -26,21 +26,15 @@ export function queueInBurst(
 ): Promise<ApiError | undefined> {
   let bursts = burstsByContext.get(ctx);
   if (!bursts) {
-    bursts = new TransactionBursts(ctx.db, async (trx, sends) => {
-      const refusals: Array<ApiError | undefined> = new Array(sends.length);
-      const groups = groupedBy(sends, ({ scope }) => `${scope.accountId} ${scope.environment}`);
-      for (const { items, places } of groups) {
-        const answers = await queuePreparedSends(
+    bursts = new TransactionBursts(ctx.db, {
+      groupOf: ({ scope }) => `${scope.accountId} ${scope.environment}`,
+      run: (trx, sends) =>
+        queuePreparedSends(
           trx,
           ctx,
-          (items[0] as BurstSend).scope,
-          items.map((send) => send.sms),
-        );
-        places.forEach((place, index) => {
-          refusals[place] = answers[index];
-        });
-      }
-      return refusals;
+          (sends[0] as BurstSend).scope,
+          sends.map((send) => send.sms),
+        ),
     });
     burstsByContext.set(ctx, bursts);
   }
