@@ -157,11 +157,6 @@ export const HOUR_SECONDS = 3600;
 /** Sends are counted per minute: an hour's limit sums at most 61 rows, however busy the hour. */
 export const SEND_BUCKET_SECONDS = 60;
 
-function sendCounterKeys(scope: { accountId: string; environment: Environment }, to: string) {
-  const account = `otp-sends:${scope.accountId}:${scope.environment}`;
-  return { account, number: `${account}:${to}` };
-}
-
 /** One hourly OTP limit: its counter's key, the limit, and the message and reason of a refusal. */
 export interface HourlySendLimit {
   key: string;
@@ -176,22 +171,31 @@ export function hourlySendLimits(
   scope: { accountId: string; environment: Environment },
   to: string,
 ): [number: HourlySendLimit, account: HourlySendLimit] {
-  const keys = sendCounterKeys(scope, to);
-  const { sendsPerNumberPerHour, sendsPerAccountPerHour } = ctx.otpLimits;
+  const { sendsPerNumberPerHour } = ctx.otpLimits;
+  const account = accountSendLimit(ctx, scope);
   return [
     {
-      key: keys.number,
+      key: `${account.key}:${to}`,
       limit: sendsPerNumberPerHour,
       what: `At most ${sendsPerNumberPerHour} OTPs an hour go to one number.`,
       refusal: "otp_number_limit",
     },
-    {
-      key: keys.account,
-      limit: sendsPerAccountPerHour,
-      what: `This account sends at most ${sendsPerAccountPerHour} OTPs an hour.`,
-      refusal: "otp_account_limit",
-    },
+    account,
   ];
+}
+
+/** The hourly limit on an account's OTP sends in one environment, over all its numbers. */
+export function accountSendLimit(
+  ctx: AppContext,
+  scope: { accountId: string; environment: Environment },
+): HourlySendLimit {
+  const { sendsPerAccountPerHour } = ctx.otpLimits;
+  return {
+    key: `otp-sends:${scope.accountId}:${scope.environment}`,
+    limit: sendsPerAccountPerHour,
+    what: `This account sends at most ${sendsPerAccountPerHour} OTPs an hour.`,
+    refusal: "otp_account_limit",
+  };
 }
 
 export function isUniqueViolation(error: unknown): boolean {

@@ -9,6 +9,7 @@ import { recordEvents } from "../events/outbox.js";
 import { hitsUnderLimit, hitUnderLimit, takeBackHits } from "../rate-limit.js";
 import { otpDeliveryMessage, otpDeliveryRow } from "./deliveries.js";
 import {
+  accountSendLimit,
   answerOf,
   type FirstSend,
   HOUR_SECONDS,
@@ -78,7 +79,7 @@ async function sendFirstOtps(
   }
   if (taken.length === 0) return answers;
 
-  const [, accountLimit] = hourlySendLimits(ctx, scope, "");
+  const accountLimit = accountSendLimit(ctx, scope);
   const leaveAll = async (accountCounted: boolean) => {
     for (const { numberKey } of taken) await takeBackHits(trx, clock, numberKey, 1, SEND_BUCKET_SECONDS);
     if (accountCounted) {
