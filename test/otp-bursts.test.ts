@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../src/errors.js";
-import { sendOtp } from "../src/otp/otp.js";
+import { sendOtp, verifyOtp } from "../src/otp/otp.js";
 import { DIALECTS } from "./helpers/database.js";
 import { drainQueue } from "./helpers/delivery.js";
-import { codeIn, nextNumber, type OtpResponse, useOtpHarness } from "./helpers/otp.js";
+import { codeIn, nextNumber, type OtpResponse, useOtpHarness, wrong } from "./helpers/otp.js";
 
 /*
  * OTP sends that arrive together (on SQLite, new OTPs are written in one transaction:
@@ -15,7 +15,7 @@ const SMS_PRICE = 2_500;
 
 describe.each(DIALECTS)("OTP sends arriving together on %s", (dialect) => {
   const harness = useOtpHarness(dialect);
-  const { account, send, inboxOf, verify, ledgerOf } = harness;
+  const { account, send, inboxOf, verify, ledgerOf, sentOtp } = harness;
 
   /** The account's OTP sends counted against its hourly limit. */
   async function accountSendsCounted(accountId: string): Promise<number> {
@@ -122,6 +122,44 @@ describe.each(DIALECTS)("OTP sends arriving together on %s", (dialect) => {
       .execute();
     expect(numbersCounted.filter((row) => Number(row.count) > 0)).toHaveLength(4);
   });
+
+  // On PostgreSQL the same verifications run at once, in no order (otp-verify.test.ts covers them).
+  it.skipIf(dialect !== "sqlite")(
+    "checks verifications that arrive together in order, each as it would be alone",
+    async () => {
+      const { accountId, keyId, secret } = await account();
+      const [a, b, c] = [await sentOtp(secret), await sentOtp(secret), await sentOtp(secret)];
+      const principal = { accountId, keyId, environment: "sandbox" as const };
+      // Verified in one turn of the event loop: on SQLite, in one transaction, in this order.
+      const attempts = [
+        { to: a.to, code: wrong(a.code) },
+        { to: b.to, code: b.code },
+        { to: a.to, code: a.code },
+        { to: b.to, code: b.code },
+        { to: c.to, code: wrong(c.code) },
+      ];
+      const results = await Promise.all(
+        attempts.map((attempt) => verifyOtp(harness.ctx, principal, attempt)),
+      );
+      const maxAttempts = a.otp.attempts_remaining;
+      expect(results).toEqual([
+        { verified: false, reason: "incorrect_code", attempts_remaining: maxAttempts - 1 },
+        { verified: true, reason: "approved", attempts_remaining: maxAttempts - 1 },
+        { verified: true, reason: "approved", attempts_remaining: maxAttempts - 2 },
+        { verified: false, reason: "already_verified", attempts_remaining: maxAttempts - 1 },
+        { verified: false, reason: "incorrect_code", attempts_remaining: maxAttempts - 1 },
+      ]);
+      const otps = await harness.ctx.db
+        .selectFrom("otps")
+        .select(["recipient", "status", "attempts"])
+        .where("account_id", "=", accountId)
+        .execute();
+      const byNumber = new Map(otps.map((otp) => [otp.recipient, otp]));
+      expect(byNumber.get(a.to)).toMatchObject({ status: "approved", attempts: 2 });
+      expect(byNumber.get(b.to)).toMatchObject({ status: "approved", attempts: 1 });
+      expect(byNumber.get(c.to)).toMatchObject({ status: "pending", attempts: 1 });
+    },
+  );
 
   it("takes a number with an OTP pending, or asked for twice at once, as one at a time would", async () => {
     const { accountId, secret } = await account();

@@ -91,3 +91,26 @@ export class TransactionBursts<Item, Result> {
     return results;
   }
 }
+
+type RunnerOf<Ctx, Item, Result> = (ctx: Ctx) => BurstRunner<Item, Result>;
+
+const queues = new WeakMap<object, Map<RunnerOf<never, never, unknown>, TransactionBursts<never, unknown>>>();
+
+/** The bursts on `ctx`'s database that `runnerOf` runs: one queue per context and runner, made on first use. */
+export function burstQueue<Ctx extends { db: Db }, Item, Result>(
+  ctx: Ctx,
+  runnerOf: RunnerOf<Ctx, Item, Result>,
+): TransactionBursts<Item, Result> {
+  let byRunner = queues.get(ctx);
+  if (!byRunner) {
+    byRunner = new Map();
+    queues.set(ctx, byRunner);
+  }
+  const key = runnerOf as unknown as RunnerOf<never, never, unknown>;
+  let queue = byRunner.get(key) as TransactionBursts<Item, Result> | undefined;
+  if (!queue) {
+    queue = new TransactionBursts(ctx.db, runnerOf(ctx));
+    byRunner.set(key, queue as unknown as TransactionBursts<never, unknown>);
+  }
+  return queue;
+}

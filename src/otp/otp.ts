@@ -5,6 +5,7 @@ import { commitInOneFlight, FlightRefused, guarded, readTogether, statementOf } 
 import { prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
+import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
 import { eventInsert, recordEvent } from "../events/outbox.js";
@@ -348,14 +349,55 @@ export async function verifyOtp(
   const number = { accountId: principal.accountId, environment: principal.environment, to: request.to };
   const early = record ? {} : await verifyLeavingPending(ctx, number, request.code);
   const result =
-    early.answer ??
-    (await ctx.db.transaction().execute(async (trx) => {
-      const checked = await checkCode(trx, ctx, number, request.code, early.pendingId);
-      await record?.(trx, checked);
-      return checked;
-    }));
+    early.answer ?? (await checkInTransaction(ctx, number, request.code, early.pendingId, record));
   ctx.metrics.otpVerified(principal.environment, result.reason);
   return result;
+}
+
+/**
+ * `checkCode` in a transaction: with `record`, one of its own, with the stored answer; else on
+ * SQLite with the other verifications of this turn of the event loop (`verificationsInBurst`).
+ */
+async function checkInTransaction(
+  ctx: AppContext,
+  number: NumberScope,
+  code: string,
+  pendingId: string | undefined,
+  record?: RecordAnswer<VerifyResult>,
+): Promise<VerifyResult> {
+  if (record === undefined && ctx.dialect === "sqlite") {
+    return burstQueue(ctx, verificationsInBurst).add({ number, code, pendingId });
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const checked = await checkCode(trx, ctx, number, code, pendingId);
+    await record?.(trx, checked);
+    return checked;
+  });
+}
+
+/** A verification that found an OTP pending (or, with `record`, did not look), for `checkCode`. */
+interface PendingVerification {
+  number: NumberScope;
+  code: string;
+  pendingId: string | undefined;
+}
+
+/**
+ * SQLite: the verifications of a turn of the event loop that have an attempt to count share one
+ * transaction (src/db/transaction-bursts.ts), each checked in arrival order as it would be alone:
+ * a second verification of the same OTP sees what the first wrote.
+ */
+function verificationsInBurst(ctx: AppContext): BurstRunner<PendingVerification, VerifyResult> {
+  return {
+    groupOf: () => "",
+    run: async (trx, verifications) => {
+      const results: VerifyResult[] = [];
+      for (const { number, code, pendingId } of verifications) {
+        results.push(await checkCode(trx, ctx, number, code, pendingId));
+      }
+      return results;
+    },
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import { type Clock, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
 import type { Database, Environment } from "../db/schema.js";
-import { TransactionBursts } from "../db/transaction-bursts.js";
+import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
 import { recordEvents } from "../events/outbox.js";
 import { hitsUnderLimit, hitUnderLimit, takeBackHits } from "../rate-limit.js";
 import { otpDeliveryMessage, otpDeliveryRow } from "./deliveries.js";
@@ -35,18 +35,15 @@ import { firstDeliveries, otpView } from "./view.js";
  * take one round trip (first-send.ts).
  */
 export function sendFirstOtpInBurst(ctx: AppContext, send: FirstSend): Promise<OtpView | undefined> {
-  let bursts = burstsByContext.get(ctx);
-  if (!bursts) {
-    bursts = new TransactionBursts(ctx.db, {
-      groupOf: ({ scope }) => `${scope.accountId} ${scope.environment}`,
-      run: (trx, sends) => sendFirstOtps(trx, ctx, sends),
-    });
-    burstsByContext.set(ctx, bursts);
-  }
-  return bursts.add(send);
+  return burstQueue(ctx, firstSendsInBurst).add(send);
 }
 
-const burstsByContext = new WeakMap<AppContext, TransactionBursts<FirstSend, OtpView | undefined>>();
+function firstSendsInBurst(ctx: AppContext): BurstRunner<FirstSend, OtpView | undefined> {
+  return {
+    groupOf: ({ scope }) => `${scope.accountId} ${scope.environment}`,
+    run: (trx, sends) => sendFirstOtps(trx, ctx, sends),
+  };
+}
 
 /** The sends of one account and environment: see `sendFirstOtpInBurst`. */
 async function sendFirstOtps(

@@ -1,5 +1,5 @@
 import type { AppContext } from "../context.js";
-import { TransactionBursts } from "../db/transaction-bursts.js";
+import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
 import type { ApiError } from "../errors.js";
 import { queuePreparedSends } from "./queue-sends.js";
 import type { RecipientScope } from "./recipient-cap.js";
@@ -24,21 +24,18 @@ export function queueInBurst(
   scope: RecipientScope,
   sms: PreparedSms,
 ): Promise<ApiError | undefined> {
-  let bursts = burstsByContext.get(ctx);
-  if (!bursts) {
-    bursts = new TransactionBursts(ctx.db, {
-      groupOf: ({ scope }) => `${scope.accountId} ${scope.environment}`,
-      run: (trx, sends) =>
-        queuePreparedSends(
-          trx,
-          ctx,
-          (sends[0] as BurstSend).scope,
-          sends.map((send) => send.sms),
-        ),
-    });
-    burstsByContext.set(ctx, bursts);
-  }
-  return bursts.add({ scope, sms });
+  return burstQueue(ctx, sendsInBurst).add({ scope, sms });
 }
 
-const burstsByContext = new WeakMap<AppContext, TransactionBursts<BurstSend, ApiError | undefined>>();
+function sendsInBurst(ctx: AppContext): BurstRunner<BurstSend, ApiError | undefined> {
+  return {
+    groupOf: ({ scope }) => `${scope.accountId} ${scope.environment}`,
+    run: (trx, sends) =>
+      queuePreparedSends(
+        trx,
+        ctx,
+        (sends[0] as BurstSend).scope,
+        sends.map((send) => send.sms),
+      ),
+  };
+}
