@@ -63,19 +63,11 @@ export function hitUnderLimitQuery(
   spanSeconds: number,
   bucketSeconds: number,
 ): CompiledQuery<{ count: number }> {
-  const start = bucketStart(clock.now().getTime(), bucketSeconds);
-  return bucketHit.compile(db, {
-    key,
-    limit,
-    windowStart: isoTime(start),
-    spanStart: isoTime(start - spanSeconds * 1000),
-    expiresAt: isoTime(start + (bucketSeconds + spanSeconds) * 1000),
-  });
+  return bucketHit.compile(db, { key, limit, ...bucketWindow(clock, spanSeconds, bucketSeconds) });
 }
 
-interface BucketHit {
-  key: string;
-  limit: number;
+/** The buckets a hit now counts in: the current one, the first that counts, and when it expires. */
+interface BucketWindow {
   /** The current bucket's start. */
   windowStart: string;
   /** The first bucket that counts. */
@@ -83,11 +75,30 @@ interface BucketHit {
   expiresAt: string;
 }
 
-const bucketHit = prepareQuery<BucketHit, { count: number }>((db, param) => {
-  const earlierHits = sql<number>`(select coalesce(sum(earlier.count), 0) from rate_limit_counters as earlier
+function bucketWindow(clock: Clock, spanSeconds: number, bucketSeconds: number): BucketWindow {
+  const start = bucketStart(clock.now().getTime(), bucketSeconds);
+  return {
+    windowStart: isoTime(start),
+    spanStart: isoTime(start - spanSeconds * 1000),
+    expiresAt: isoTime(start + (bucketSeconds + spanSeconds) * 1000),
+  };
+}
+
+interface BucketHit extends BucketWindow {
+  key: string;
+  limit: number;
+}
+
+/** The hits of the key's buckets before the current one, within the span. */
+function earlierHitsOf(param: <K extends keyof BucketHit>(name: K) => BucketHit[K]) {
+  return sql<number>`(select coalesce(sum(earlier.count), 0) from rate_limit_counters as earlier
     where earlier.key = ${param("key")}
       and earlier.window_start >= ${param("spanStart")}
       and earlier.window_start < ${param("windowStart")})`;
+}
+
+const bucketHit = prepareQuery<BucketHit, { count: number }>((db, param) => {
+  const earlierHits = earlierHitsOf(param);
   return insertCounterIf(
     db,
     { key: param("key"), windowStart: param("windowStart"), count: 1, expiresAt: param("expiresAt") },
@@ -115,23 +126,17 @@ export async function hitsUnderLimit(
   spanSeconds: number,
   bucketSeconds: number,
 ): Promise<boolean> {
-  const start = bucketStart(clock.now().getTime(), bucketSeconds);
   const counted = await bucketHits.execute(db, {
     key,
     hits,
     limit,
-    windowStart: isoTime(start),
-    spanStart: isoTime(start - spanSeconds * 1000),
-    expiresAt: isoTime(start + (bucketSeconds + spanSeconds) * 1000),
+    ...bucketWindow(clock, spanSeconds, bucketSeconds),
   });
   return counted.rows.length > 0;
 }
 
 const bucketHits = prepareQuery<BucketHit & { hits: number }, { count: number }>((db, param) => {
-  const earlierHits = sql<number>`(select coalesce(sum(earlier.count), 0) from rate_limit_counters as earlier
-    where earlier.key = ${param("key")}
-      and earlier.window_start >= ${param("spanStart")}
-      and earlier.window_start < ${param("windowStart")})`;
+  const earlierHits = earlierHitsOf(param);
   const hits = sql<number>`cast(${param("hits")} as integer)`;
   const limit = sql<number>`cast(${param("limit")} as integer)`;
   return insertCounterIf(
@@ -166,11 +171,8 @@ export async function takeBackHits(
   hits: number,
   bucketSeconds: number,
 ): Promise<void> {
-  await takeBack.execute(db, {
-    key,
-    hits,
-    windowStart: isoTime(bucketStart(clock.now().getTime(), bucketSeconds)),
-  });
+  const { windowStart } = bucketWindow(clock, 0, bucketSeconds);
+  await takeBack.execute(db, { key, hits, windowStart });
 }
 
 const takeBack = prepareQuery<{ key: string; hits: number; windowStart: string }, never>((db, param) =>
