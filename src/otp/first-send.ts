@@ -9,13 +9,19 @@ import {
   statementOf,
 } from "../db/one-flight.js";
 import { preparedInsert } from "../db/prepared.js";
-import type { Channel, Environment, OtpsTable } from "../db/schema.js";
+import type { Channel, Environment, MessagesTable, OtpsTable } from "../db/schema.js";
 import { eventInsert } from "../events/outbox.js";
 import { newId } from "../ids.js";
 import { hitUnderLimitQuery } from "../rate-limit.js";
 import { insertMessage } from "../sms/messages.js";
 import { generateCode, hashCode, seal } from "./codes.js";
-import { type ChannelSetup, insertOtpDelivery, otpDeliveryMessage, otpDeliveryRow } from "./deliveries.js";
+import {
+  type ChannelSetup,
+  insertOtpDelivery,
+  type OtpAddress,
+  otpDeliveryMessage,
+  otpDeliveryRow,
+} from "./deliveries.js";
 import type { OtpSendRequest, OtpView } from "./otp.js";
 import type { OtpSettings } from "./settings.js";
 import { firstDeliveries, otpView } from "./view.js";
@@ -72,6 +78,24 @@ export function newOtp(ctx: AppContext, send: FirstSend, now: string): { otp: Ot
   return { otp, code };
 }
 
+/**
+ * A new OTP and, unless it goes to a test number (never delivered), the queued message of its
+ * first delivery on the send's channel; nothing written.
+ */
+export function newOtpAndMessage(
+  ctx: AppContext,
+  send: FirstSend,
+  now: string,
+): { otp: OtpsTable; address: OtpAddress; message: MessagesTable | undefined } {
+  const { otp, code } = newOtp(ctx, send, now);
+  const address = { id: otp.id, accountId: otp.account_id, environment: otp.environment, to: otp.recipient };
+  const message =
+    send.setup && otp.is_test === 0
+      ? otpDeliveryMessage(ctx, address, send.setup, code, send.settings)
+      : undefined;
+  return { otp, address, message };
+}
+
 export function answerOf(
   otp: OtpsTable,
   channel: Channel,
@@ -103,12 +127,9 @@ export async function sendFirstOtpInOneFlight(
   ctx: AppContext,
   send: FirstSend,
 ): Promise<OtpView | undefined> {
-  const { scope, request, settings, setup } = send;
+  const { scope, request, settings } = send;
   const now = isoNow(ctx.clock);
-  const { otp, code } = newOtp(ctx, send, now);
-  const address = { id: otp.id, accountId: scope.accountId, environment: scope.environment, to: request.to };
-  const message =
-    setup && otp.is_test === 0 ? otpDeliveryMessage(ctx, address, setup, code, settings) : undefined;
+  const { otp, address, message } = newOtpAndMessage(ctx, send, now);
   const deliveries = firstDeliveries(message);
   const event = eventInsert(ctx.db, ctx, {
     accountId: scope.accountId,

@@ -7,14 +7,14 @@ import type { Database, Environment } from "../db/schema.js";
 import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
 import { recordEvents } from "../events/outbox.js";
 import { hitsUnderLimit, hitUnderLimit, takeBackHits } from "../rate-limit.js";
-import { otpDeliveryMessage, otpDeliveryRow } from "./deliveries.js";
+import { otpDeliveryRow } from "./deliveries.js";
 import {
   accountSendLimit,
   answerOf,
   type FirstSend,
   HOUR_SECONDS,
   hourlySendLimits,
-  newOtp,
+  newOtpAndMessage,
   SEND_BUCKET_SECONDS,
 } from "./first-send.js";
 import type { OtpView } from "./otp.js";
@@ -95,20 +95,7 @@ async function sendFirstOtps(
   );
   if (!accountCounted) return leaveAll(false);
 
-  const made = taken.map(({ place, send }) => {
-    const { otp, code } = newOtp(ctx, send, now);
-    const address = {
-      id: otp.id,
-      accountId: scope.accountId,
-      environment: scope.environment,
-      to: otp.recipient,
-    };
-    const message =
-      send.setup && otp.is_test === 0
-        ? otpDeliveryMessage(ctx, address, send.setup, code, send.settings)
-        : undefined;
-    return { place, send, otp, address, message };
-  });
+  const made = taken.map(({ place, send }) => ({ place, send, ...newOtpAndMessage(ctx, send, now) }));
   const messages = made.flatMap(({ message }) => (message ? [message] : []));
   const charges = messages
     .filter((message) => message.cost > 0)
