@@ -375,7 +375,7 @@ async function checkInTransaction(
   });
 }
 
-/** A verification that found an OTP pending (or, with `record`, did not look), for `checkCode`. */
+/** A verification with an attempt to count: `pendingId` is the pending OTP it read, if it read one. */
 interface PendingVerification {
   number: NumberScope;
   code: string;
