@@ -3,6 +3,7 @@ import cookie from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
+import { addRouteOnRequest } from "../http/route-hooks.js";
 import type { App } from "../http/types.js";
 import { type DashboardSession, findSession, SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from "./sessions.js";
 
@@ -28,10 +29,11 @@ export async function registerDashboardAuth(app: App, ctx: AppContext): Promise<
   // Cookies are read here, for dashboard routes only, rather than parsed on every request.
   await app.register(cookie, { hook: false });
   app.decorateRequest("dashboardSession", null);
-  app.addHook("onRequest", (request, _reply, done) => {
-    if (!request.routeOptions.url?.startsWith(DASHBOARD_API)) return done();
-    return authenticateSession(app, ctx, request);
-  });
+  addRouteOnRequest(
+    app,
+    (route) => route.url.startsWith(DASHBOARD_API),
+    (request) => authenticateSession(app, ctx, request),
+  );
 }
 
 async function authenticateSession(app: App, ctx: AppContext, request: FastifyRequest): Promise<void> {

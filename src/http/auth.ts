@@ -3,6 +3,7 @@ import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
 import { authenticateKey } from "../keys/authenticate.js";
 import { documentRateLimits, enforceRateLimit } from "./rate-limit.js";
+import { addRouteOnRequest } from "./route-hooks.js";
 import type { App } from "./types.js";
 
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -11,12 +12,11 @@ const BEARER = /^Bearer +(\S+) *$/i;
 export function registerApiKeyAuth(app: App, ctx: AppContext): void {
   app.decorateRequest("principal", null);
   documentRateLimits(app);
-  // Hooks that most requests pass straight through call `done` at once rather than being async,
-  // which would cost every request a promise and a turn of the microtask queue.
-  app.addHook("onRequest", (request, reply, done) => {
-    if (!request.routeOptions.url?.startsWith("/v2/")) return done();
-    return authenticateRequest(ctx, request, reply);
-  });
+  addRouteOnRequest(
+    app,
+    (route) => route.url.startsWith("/v2/"),
+    (request, reply) => authenticateRequest(ctx, request, reply),
+  );
 }
 
 async function authenticateRequest(

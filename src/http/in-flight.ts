@@ -1,6 +1,13 @@
 import type { FastifyRequest } from "fastify";
 import type { App } from "./types.js";
 
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Counted among the requests in flight, and not yet answered. */
+    inFlight: boolean;
+  }
+}
+
 /**
  * The answer to a request whose client hung up before its body was read. No one receives it; it
  * ends the request's work (nginx logs such requests as 499).
@@ -14,7 +21,7 @@ const CLIENT_CLOSED_REQUEST = 499;
  * handler still run; they must find the database open.
  */
 export class RequestsInFlight {
-  private readonly open = new Set<FastifyRequest>();
+  private open = 0;
   private waiters: Array<() => void> = [];
 
   /**
@@ -23,8 +30,10 @@ export class RequestsInFlight {
    * its body can no longer be read, so it would never reach its handler nor answer.
    */
   countArrivals(app: App): void {
+    app.decorateRequest("inFlight", false);
     app.addHook("onRequest", (request, _reply, done) => {
-      this.open.add(request);
+      request.inFlight = true;
+      this.open += 1;
       done();
     });
     app.addHook("preParsing", (request, reply, payload, done) => {
@@ -36,7 +45,7 @@ export class RequestsInFlight {
   /**
    * Registered after every other `onSend` hook (hooks run in the order they were added), since
    * some write to the database (idempotency stores the answer there). An answer sent twice (an
-   * error in a later hook) passes here twice; a set counts it once.
+   * error in a later hook) passes here twice, and counts once.
    */
   countAnswers(app: App): void {
     app.addHook("onSend", (request, _reply, payload, done) => {
@@ -47,7 +56,7 @@ export class RequestsInFlight {
 
   /** Resolves once no request is in flight, or after `timeoutMs`, whichever is first. */
   drained(timeoutMs: number): Promise<void> {
-    if (this.open.size === 0) return Promise.resolve();
+    if (this.open === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, timeoutMs);
       this.waiters.push(() => {
@@ -58,7 +67,10 @@ export class RequestsInFlight {
   }
 
   private finish(request: FastifyRequest): void {
-    if (!this.open.delete(request) || this.open.size > 0) return;
+    if (!request.inFlight) return;
+    request.inFlight = false;
+    this.open -= 1;
+    if (this.open > 0) return;
     const waiters = this.waiters;
     this.waiters = [];
     for (const waiter of waiters) waiter();

@@ -7,6 +7,7 @@ import type { CarrierMeter, RouteState, SubmitOutcome } from "../delivery/carrie
 import type { Logger } from "../logger.js";
 import type { VerifyReason } from "../otp/otp.js";
 import { type Backlog, BacklogReader } from "./backlog.js";
+import { HttpRequestMetrics } from "./http-requests.js";
 import type {
   FinalStatus,
   Metrics,
@@ -50,19 +51,7 @@ export class PrometheusMetrics implements Metrics {
   /** What carriers report submits and receipts to. */
   readonly carriers: CarrierMeter;
 
-  readonly #httpRequests = new Counter({
-    name: "dakiya_http_requests_total",
-    help: "HTTP requests answered, by route pattern, method and status code.",
-    labelNames: ["route", "method", "status"] as const,
-    registers: [this.registry],
-  });
-  readonly #httpDuration = new Histogram({
-    name: "dakiya_http_request_duration_seconds",
-    help: "Time from a request's arrival to its response being sent, by route pattern and method.",
-    labelNames: ["route", "method"] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
+  readonly #http = new HttpRequestMetrics();
   readonly #accepted = new Counter({
     name: "dakiya_messages_accepted_total",
     help: "Messages accepted (charged and queued), by channel and environment.",
@@ -113,12 +102,6 @@ export class PrometheusMetrics implements Metrics {
     registers: [this.registry],
   });
 
-  /** Route patterns, methods and statuses are few: one entry each, for the life of the process. */
-  readonly #httpSeries = new Map<
-    string,
-    { requests: { inc(): void }; duration: { observe(value: number): void } }
-  >();
-
   constructor(source: MetricsSource, listener?: MetricsListenerConfig) {
     this.listener = listener;
     this.carriers = {
@@ -134,18 +117,7 @@ export class PrometheusMetrics implements Metrics {
   }
 
   httpRequest(route: string, method: string, status: number, seconds: number): void {
-    // Label values are hashed on every call; a route's children are looked up once instead.
-    const key = `${method} ${status} ${route}`;
-    let series = this.#httpSeries.get(key);
-    if (!series) {
-      series = {
-        requests: this.#httpRequests.labels({ route, method, status: String(status) }),
-        duration: this.#httpDuration.labels({ route, method }),
-      };
-      this.#httpSeries.set(key, series);
-    }
-    series.requests.inc();
-    series.duration.observe(seconds);
+    this.#http.record(route, method, status, seconds);
   }
 
   messagesAccepted(channel: Channel, environment: Environment, count = 1): void {
@@ -174,7 +146,10 @@ export class PrometheusMetrics implements Metrics {
 
   async render(): Promise<{ contentType: string; text: string }> {
     const [processText, ownText] = await Promise.all([processMetrics().metrics(), this.registry.metrics()]);
-    return { contentType: this.registry.contentType, text: `${processText}\n${ownText}` };
+    return {
+      contentType: this.registry.contentType,
+      text: `${processText}\n${ownText}\n${this.#http.exposition()}`,
+    };
   }
 
   /** Every known series at 0 from the start, so a rate over the first increment is right. */

@@ -1,0 +1,25 @@
+import type { onRequestHookHandler, RouteOptions } from "fastify";
+import type { App } from "./types.js";
+
+/**
+ * Adds `hook` to the `onRequest` hooks of each route added from now on that `applies` to, after
+ * the hooks it has (call it in the order the hooks should run, before the routes). A global hook
+ * that only some routes need would run on every request, reading the request's route to find out
+ * whether it applies; Fastify's `request.routeOptions` builds a new object each time it is read.
+ */
+export function addRouteOnRequest(
+  app: App,
+  applies: (route: RouteOptions) => boolean,
+  hook: onRequestHookHandler,
+): void {
+  app.addHook("onRoute", (route) => {
+    if (!applies(route)) return;
+    const own = route.onRequest;
+    route.onRequest = own === undefined ? [hook] : [...(Array.isArray(own) ? own : [own]), hook];
+  });
+}
+
+/** The methods of a route, which Fastify takes as one or several. */
+export function methodsOf(route: RouteOptions): string[] {
+  return [route.method].flat().map((method) => method.toUpperCase());
+}
