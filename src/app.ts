@@ -17,7 +17,7 @@ import { registerDocs } from "./http/openapi.js";
 import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js";
 import { RequestLogController } from "./http/request-log.js";
 import { lazyRequestLogger } from "./http/request-logger.js";
-import { addRouteOnRequest, methodsOf } from "./http/route-hooks.js";
+import { addRouteOnRequest, BODY_METHODS, takesBody } from "./http/route-hooks.js";
 import { answerFrameworkError, registerTextSafety } from "./http/text-safety.js";
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
@@ -82,16 +82,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   return app;
 }
 
-const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
-
 /** Bodies are JSON only (API.md §1): anything else on a POST is 415, even with no body at all. */
 function registerJsonOnly(app: App): void {
   app.removeContentTypeParser("text/plain");
   addRouteOnRequest(
     app,
     // Carriers' webhooks come in their providers' formats (form posts, signed raw JSON).
-    (route) =>
-      !route.url.startsWith("/webhooks/") && methodsOf(route).some((method) => BODY_METHODS.has(method)),
+    (route) => !route.url.startsWith("/webhooks/") && takesBody(route),
     (request, _reply, done) => {
       if (!BODY_METHODS.has(request.method)) return done();
       const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();

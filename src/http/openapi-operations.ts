@@ -1,6 +1,7 @@
 import type { FastifySchema, RouteOptions } from "fastify";
 import { Type } from "typebox";
 import { ERROR_STATUS, type ErrorCode } from "../errors.js";
+import { methodsOf, takesBody } from "./route-hooks.js";
 import { errorResponse, PUBLIC_ERROR_CODES } from "./schemas.js";
 
 /**
@@ -82,9 +83,8 @@ export function documentOperation({
   }
   if (!url.startsWith("/v2/")) return { url, schema: { ...schema, response: responses } };
 
-  const methods = [route.method].flat();
-  const takesIdempotencyKey = methods.includes("POST");
-  const hasBody = methods.some((method) => method === "POST" || method === "PATCH" || method === "PUT");
+  const takesIdempotencyKey = methodsOf(route).includes("POST");
+  const hasBody = takesBody(route);
   const hasInput = Boolean(hasBody || schema.params || schema.querystring);
 
   const success = Object.entries(declared).find(([status]) => status.startsWith("2"))?.[1];

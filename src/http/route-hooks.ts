@@ -19,7 +19,15 @@ export function addRouteOnRequest(
   });
 }
 
-/** The methods of a route, which Fastify takes as one or several. */
-export function methodsOf(route: RouteOptions): string[] {
+/** The methods of a route, upper case; Fastify takes one or several. */
+export function methodsOf(route: Pick<RouteOptions, "method">): string[] {
   return [route.method].flat().map((method) => method.toUpperCase());
+}
+
+/** Methods whose requests carry a body. */
+export const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
+
+/** Whether a route takes a method whose requests carry a body. */
+export function takesBody(route: Pick<RouteOptions, "method">): boolean {
+  return methodsOf(route).some((method) => BODY_METHODS.has(method));
 }

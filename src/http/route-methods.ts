@@ -4,6 +4,7 @@
  * the two apart: a known path answers 405 `method_not_allowed` with `Allow` (API.md §2), or, to an
  * OPTIONS request, 204 with `Allow`.
  */
+import { methodsOf } from "./route-hooks.js";
 import type { App } from "./types.js";
 
 interface RoutePattern {
@@ -18,7 +19,7 @@ export class RouteMethods {
   static collect(app: App): RouteMethods {
     const methods = new RouteMethods();
     app.addHook("onRoute", (route) => {
-      for (const method of [route.method].flat()) methods.add(method, route.url ?? route.path);
+      for (const method of methodsOf(route)) methods.add(method, route.url ?? route.path);
     });
     return methods;
   }
