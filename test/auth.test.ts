@@ -93,6 +93,25 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
     expect(response.body).not.toContain(token);
   });
 
+  it("refuses every /v2/ operation of the OpenAPI document without a key, before reading its body", async () => {
+    const document = (await app.inject({ method: "GET", url: "/openapi.json" })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    const operations = Object.entries(document.paths)
+      .filter(([path]) => path.startsWith("/v2/"))
+      .flatMap(([path, methods]) =>
+        Object.keys(methods).map((method) => [method.toUpperCase(), path] as const),
+      );
+    expect(operations.length).toBeGreaterThan(10);
+    for (const [method, path] of operations) {
+      const url = path.replace(/\{[^}]+\}/g, "msg_0000000000000000000000");
+      // No Content-Type on purpose: the key is checked before the body's type.
+      const response = await app.inject({ method: method as "GET", url });
+      expect([method, path, response.statusCode]).toEqual([method, path, 401]);
+      expect(response.json().error.code).toBe("missing_api_key");
+    }
+  });
+
   it("accepts the scheme case-insensitively", async () => {
     const { secret } = await createAccountWithKey(ctx);
     expect((await balance(app, { authorization: `bearer ${secret}` })).statusCode).toBe(200);
