@@ -58,9 +58,12 @@ export function useServedAccount(dialect: Dialect, credits: number) {
 
 /**
  * Works through `requests` from `concurrency` clients against `server`, and kills it with SIGKILL
- * once `killAfterAnswered` have been answered. `send` makes one request; when it throws after the
- * kill, the request went unanswered, and one sent before the kill counts as interrupted (cut off
- * in flight). `answered` checks and records an answer; what it throws is never taken for the kill.
+ * once `killAfterAnswered` have been answered and every client has a request out. Answers come
+ * in bursts (the sends of a turn share a transaction), so a kill timed on an answer could find
+ * every other request answered with it, and nothing cut off. `send` makes one request; when it
+ * throws after the kill, the request went unanswered, and one sent before the kill counts as
+ * interrupted (cut off in flight). `answered` checks and records an answer; what it throws is
+ * never taken for the kill.
  */
 export async function loadUntilKilled<Request, Answer>(options: {
   server: ServerProcess;
@@ -73,22 +76,32 @@ export async function loadUntilKilled<Request, Answer>(options: {
   const queue = [...options.requests];
   let answered = 0;
   let interrupted = 0;
+  let inFlight = 0;
   let killed: Promise<void> | undefined;
+  const killOnceAllAreOut = () => {
+    const due = answered >= options.killAfterAnswered && inFlight >= options.concurrency;
+    // At once: a timer would fire late in a busy test process, after the server had answered.
+    if (due && killed === undefined) killed = options.server.kill();
+  };
   const client = async () => {
     for (let request = queue.shift(); request !== undefined; request = queue.shift()) {
       const sentBeforeKill = killed === undefined;
+      inFlight++;
+      const sending = options.send(request);
+      killOnceAllAreOut();
       let answer: Answer;
       try {
-        answer = await options.send(request);
+        answer = await sending;
       } catch (error) {
         // No answer: the server was killed while the request was in flight, or before it.
         if (killed === undefined) throw error;
         if (sentBeforeKill) interrupted++;
         continue;
+      } finally {
+        inFlight--;
       }
       options.answered(request, answer);
       answered++;
-      if (answered === options.killAfterAnswered) killed = options.server.kill();
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, client));
