@@ -58,12 +58,12 @@ export function useServedAccount(dialect: Dialect, credits: number) {
 
 /**
  * Works through `requests` from `concurrency` clients against `server`, and kills it with SIGKILL
- * once `killAfterAnswered` have been answered and every client has a request out. Answers come
- * in bursts (the sends of a turn share a transaction), so a kill timed on an answer could find
- * every other request answered with it, and nothing cut off. `send` makes one request; when it
- * throws after the kill, the request went unanswered, and one sent before the kill counts as
- * interrupted (cut off in flight). `answered` checks and records an answer; what it throws is
- * never taken for the kill.
+ * once `killAfterAnswered` have been answered and every other client has a request out, before
+ * the last one sends. Answers come in bursts (the sends of a turn share a transaction), so a kill
+ * timed on an answer could find every other request answered with it, and nothing cut off.
+ * `send` makes one request; when it throws after the kill, the request went unanswered, and one
+ * sent before the kill counts as interrupted (cut off in flight). `answered` checks and records an
+ * answer; what it throws is never taken for the kill.
  */
 export async function loadUntilKilled<Request, Answer>(options: {
   server: ServerProcess;
@@ -78,20 +78,19 @@ export async function loadUntilKilled<Request, Answer>(options: {
   let interrupted = 0;
   let inFlight = 0;
   let killed: Promise<void> | undefined;
-  const killOnceAllAreOut = () => {
-    const due = answered >= options.killAfterAnswered && inFlight >= options.concurrency;
+  const killOnceTheOthersAreOut = () => {
+    const due = answered >= options.killAfterAnswered && inFlight >= options.concurrency - 1;
     // At once: a timer would fire late in a busy test process, after the server had answered.
     if (due && killed === undefined) killed = options.server.kill();
   };
   const client = async () => {
     for (let request = queue.shift(); request !== undefined; request = queue.shift()) {
+      killOnceTheOthersAreOut();
       const sentBeforeKill = killed === undefined;
       inFlight++;
-      const sending = options.send(request);
-      killOnceAllAreOut();
       let answer: Answer;
       try {
-        answer = await sending;
+        answer = await options.send(request);
       } catch (error) {
         // No answer: the server was killed while the request was in flight, or before it.
         if (killed === undefined) throw error;
