@@ -4,6 +4,7 @@ import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import { rowLimit } from "../db/row-limit.js";
 import { type DbOrTrx, ENVIRONMENTS, type Environment } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { formatInr } from "../money.js";
@@ -61,7 +62,7 @@ async function insertAccount(
   }
   const passwordHash = await hash(input.password);
   const account: Account = { id: newId("acct"), email, createdAt: isoNow(ctx.clock) };
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (trx) => {
     if (options.onlyIfFirst) {
       await lockForUpdate(trx, ctx.dialect, "accounts:first");
       if (!(await hasNoAccounts(trx))) throw alreadySetUp();

@@ -4,6 +4,7 @@ import type { AppContext } from "../context.js";
 import { insertRows, prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { DbOrTrx, Environment, LedgerEntriesTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { formatInr } from "../money.js";
@@ -184,7 +185,7 @@ const insertEntry = prepareQuery<Insertable<LedgerEntriesTable>, never>((db, par
 
 /** A ledger change in a transaction of its own. */
 export function changeBalance(ctx: AppContext, change: LedgerChange): Promise<LedgerEntry> {
-  return ctx.db.transaction().execute((trx) => applyLedgerChange(trx, ctx.clock, change));
+  return inTransaction(ctx, (trx) => applyLedgerChange(trx, ctx.clock, change));
 }
 
 /**
@@ -193,9 +194,7 @@ export function changeBalance(ctx: AppContext, change: LedgerChange): Promise<Le
  */
 export function addCredits(ctx: AppContext, credit: LedgerChange): Promise<LedgerEntry> {
   if (credit.amount <= 0) throw new RangeError(`credits must be positive, got ${credit.amount}`);
-  return ctx.db
-    .transaction()
-    .execute((trx) => applyLedgerChange(trx, ctx.clock, credit, MAX_CREDITED_BALANCE));
+  return inTransaction(ctx, (trx) => applyLedgerChange(trx, ctx.clock, credit, MAX_CREDITED_BALANCE));
 }
 
 const balanceOf = prepareQuery<{ accountId: string; environment: Environment }, { balance: number }>(

@@ -3,6 +3,7 @@ import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { CarrierMessagesTable, Database, MessagesTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { recordMessageEvent, recordMessageEvents } from "../events/emit.js";
 import { inBursts } from "./bursts.js";
 import type { Receipt } from "./carrier.js";
@@ -21,7 +22,7 @@ export function receiptsInBursts(ctx: AppContext): (receipt: Receipt) => Promise
  */
 export function applyReceipts(ctx: AppContext, receipts: readonly Receipt[]): Promise<boolean[]> {
   const now = isoNow(ctx.clock);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     if (receipts.some((receipt) => receipt.state !== "delivered")) {
       const known: boolean[] = [];
       for (const receipt of receipts) known.push(await recordReceipt(trx, ctx, now, receipt));
@@ -108,7 +109,7 @@ const markMessagesDelivered = prepareForIds<{ now: string }, MessagesTable>((db,
  * Returns false for a carrier message id Dakiya does not know.
  */
 export function applyReceipt(ctx: AppContext, receipt: Receipt): Promise<boolean> {
-  return ctx.db.transaction().execute((trx) => recordReceipt(trx, ctx, isoNow(ctx.clock), receipt));
+  return inTransaction(ctx, (trx) => recordReceipt(trx, ctx, isoNow(ctx.clock), receipt));
 }
 
 export async function recordReceipt(

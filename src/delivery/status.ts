@@ -5,6 +5,7 @@ import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
 import type { ClaimedMessage } from "../db/queue-claims.js";
 import type { CarrierMessagesTable, Database, MessagesTable, SandboxMessagesTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../events/emit.js";
 import { inboxRow } from "../sandbox/inbox.js";
 import { inBursts } from "./bursts.js";
@@ -79,7 +80,7 @@ export function acceptancesInBursts(ctx: AppContext): (acceptance: Acceptance) =
  */
 export function recordAcceptances(ctx: AppContext, acceptances: readonly Acceptance[]): Promise<boolean[]> {
   const now = isoNow(ctx.clock);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const accepted = await acceptMessages(trx, acceptances, now);
     const parts: CarrierMessagesTable[] = [];
     const inbox: SandboxMessagesTable[] = [];
@@ -298,7 +299,7 @@ export async function failMessage(
   owner?: string,
 ): Promise<boolean> {
   const now = isoNow(ctx.clock);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     let update = trx
       .updateTable("messages")
       .set((eb) => ({

@@ -2,6 +2,7 @@
  * The DLT registry of an account: its headers (senders) and content templates, as registered on
  * the DLT portal. Sends are checked against it (API.md §4).
  */
+
 import { requireAccountExists } from "../accounts/accounts.js";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
@@ -13,6 +14,7 @@ import {
   type TemplateStatus,
   type TemplatesTable,
 } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { parseTemplateContent } from "./placeholders.js";
@@ -67,7 +69,7 @@ export async function addSender(ctx: AppContext, accountId: string, sender: stri
     );
   }
   const row = { account_id: accountId, sender: header, created_at: isoNow(ctx.clock) };
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (trx) => {
     await requireAccountExists(trx, accountId);
     const inserted = await trx
       .insertInto("senders")
@@ -112,7 +114,7 @@ export async function removeSender(
   sender: string,
 ): Promise<RemovedSender> {
   const header = normaliseHeader(sender);
-  const removed = await ctx.db.transaction().execute(async (trx) => {
+  const removed = await inTransaction(ctx, async (trx) => {
     const result = await trx
       .deleteFrom("senders")
       .where("account_id", "=", accountId)
@@ -156,7 +158,7 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (trx) => {
     await requireAccountExists(trx, input.accountId);
     await requireRegisteredSenders(trx, input.accountId, senders);
     const inserted = await trx

@@ -4,11 +4,13 @@
  * OTP settings that name a template are protected: an update must leave it fit for OTPs, and it
  * cannot be removed while they name it (docs/cli.md).
  */
+
 import { requireAccountExists } from "../accounts/accounts.js";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import type { DbOrTrx, Environment, TemplateCategory } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { parseTemplateContent } from "./placeholders.js";
 import {
@@ -60,7 +62,7 @@ export async function updateTemplate(
   const parsed = changes.content === undefined ? undefined : parseTemplateContent(changes.content);
   const id = templateId.trim();
 
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(ctx, async (trx) => {
     await requireAccountExists(trx, accountId);
     await lockForUpdate(trx, ctx.dialect, `template:${accountId}:${id}`);
     const current = await findTemplateRow(trx, accountId, id);
@@ -101,7 +103,7 @@ export async function removeTemplate(
   templateId: string,
 ): Promise<RemovedTemplate> {
   const id = templateId.trim();
-  const removed = await ctx.db.transaction().execute(async (trx) => {
+  const removed = await inTransaction(ctx, async (trx) => {
     await requireAccountExists(trx, accountId);
     await lockForUpdate(trx, ctx.dialect, `template:${accountId}:${id}`);
     await findTemplateRow(trx, accountId, id);

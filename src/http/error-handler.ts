@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { transactionConflictOf } from "../db/transaction.js";
 import { ApiError, type ErrorCode } from "../errors.js";
 import { RouteMethods } from "./route-methods.js";
 import type { App } from "./types.js";
@@ -62,6 +63,10 @@ export function registerErrorHandling(app: App, pageFallback: PageFallback = () 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) return validationError(error);
+  if (transactionConflictOf(error)) {
+    // Conflicts are run again (db/transaction.ts); this one kept conflicting. Nothing was written.
+    return new ApiError("unavailable", "The request conflicted with others; try again.").withRetryAfter(1);
+  }
   switch (error.code) {
     case "FST_ERR_CTP_INVALID_JSON_BODY":
       return new ApiError("invalid_request", "The body is not valid JSON.");

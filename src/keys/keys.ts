@@ -3,6 +3,7 @@ import { isoAfter, isoNow } from "../clock.js";
 import { MAX_RATE_LIMIT } from "../config.js";
 import type { AppContext } from "../context.js";
 import type { ApiKeysTable, DbOrTrx, Environment } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { DISPLAY_PREFIX_LENGTH, generateSecret, hashSecret } from "./secrets.js";
@@ -35,7 +36,7 @@ export async function createKey(
 ): Promise<CreatedApiKey> {
   const label = normaliseLabel(input.label);
   const rateLimit = checkRateLimit(input.rateLimit ?? null);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     await requireAccountExists(trx, input.accountId);
     return insertKey(trx, ctx, {
       accountId: input.accountId,
@@ -102,7 +103,7 @@ export async function rotateKey(
       "grace_seconds",
     );
   }
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const old = await trx
       .selectFrom("api_keys")
       .selectAll()

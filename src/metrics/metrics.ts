@@ -1,4 +1,5 @@
 import type { Channel, Environment } from "../db/schema.js";
+import type { ConflictOutcome, TransactionConflict } from "../db/transaction.js";
 import { type CarrierMeter, unmetered as unmeteredCarriers } from "../delivery/carrier-meter.js";
 import type { VerifyReason } from "../otp/otp.js";
 
@@ -34,6 +35,8 @@ export interface Metrics {
   otpSendRefused(environment: Environment, reason: string): void;
   otpVerified(environment: Environment, reason: VerifyReason): void;
   webhookAttempts(outcome: WebhookAttemptOutcome, count: number): void;
+  /** A transaction PostgreSQL aborted for a deadlock or serialization conflict, run again or given up. */
+  transactionConflict(conflict: TransactionConflict, outcome: ConflictOutcome): void;
   /** The Prometheus text exposition of this process and context. */
   render(): Promise<{ contentType: string; text: string }>;
 }
@@ -48,5 +51,6 @@ export const unmeteredMetrics: Metrics = {
   otpSendRefused() {},
   otpVerified() {},
   webhookAttempts() {},
+  transactionConflict() {},
   render: async () => ({ contentType: "text/plain; version=0.0.4; charset=utf-8", text: "" }),
 };

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Clock } from "../clock.js";
 import type { Channel, Db, Environment } from "../db/schema.js";
 import { ENVIRONMENTS } from "../db/schema.js";
+import type { ConflictOutcome, TransactionConflict } from "../db/transaction.js";
 import type { CarrierBoard } from "../delivery/carrier-board.js";
 import type { CarrierMeter, RouteState, SubmitOutcome } from "../delivery/carrier-meter.js";
 import type { Logger } from "../logger.js";
@@ -29,6 +30,8 @@ const VERIFY_REASONS: readonly VerifyReason[] = [
   "not_found",
 ];
 const WEBHOOK_OUTCOMES: readonly WebhookAttemptOutcome[] = ["delivered", "retrying", "gave_up"];
+const TRANSACTION_CONFLICTS: readonly TransactionConflict[] = ["deadlock", "serialization_failure"];
+const CONFLICT_OUTCOMES: readonly ConflictOutcome[] = ["retried", "gave_up"];
 const CIRCUIT_STATES: ReadonlyArray<RouteState["circuit"]> = ["closed", "open", "half_open"];
 
 /** What the metrics read at scrape time: the queues in the database, this process's routes. */
@@ -102,6 +105,13 @@ export class PrometheusMetrics implements Metrics {
     registers: [this.registry],
   });
 
+  readonly #transactionConflicts = new Counter({
+    name: "dakiya_db_transaction_conflicts_total",
+    help: "Transactions PostgreSQL aborted for a deadlock or a serialization conflict, by conflict and outcome: retried (run again) or gave_up (the error went up).",
+    labelNames: ["conflict", "outcome"] as const,
+    registers: [this.registry],
+  });
+
   constructor(source: MetricsSource, listener?: MetricsListenerConfig) {
     this.listener = listener;
     this.carriers = {
@@ -144,6 +154,10 @@ export class PrometheusMetrics implements Metrics {
     this.#webhookAttempts.inc({ outcome }, count);
   }
 
+  transactionConflict(conflict: TransactionConflict, outcome: ConflictOutcome): void {
+    this.#transactionConflicts.inc({ conflict, outcome });
+  }
+
   async render(): Promise<{ contentType: string; text: string }> {
     const [processText, ownText] = await Promise.all([processMetrics().metrics(), this.registry.metrics()]);
     return {
@@ -165,6 +179,9 @@ export class PrometheusMetrics implements Metrics {
       for (const reason of VERIFY_REASONS) this.#otpVerifications.inc({ environment, reason }, 0);
     }
     for (const outcome of WEBHOOK_OUTCOMES) this.#webhookAttempts.inc({ outcome }, 0);
+    for (const conflict of TRANSACTION_CONFLICTS) {
+      for (const outcome of CONFLICT_OUTCOMES) this.#transactionConflicts.inc({ conflict, outcome }, 0);
+    }
   }
 }
 

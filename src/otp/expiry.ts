@@ -1,6 +1,7 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { expirePendingOtps } from "../db/otp-expiry.js";
+import { inTransaction } from "../db/transaction.js";
 import { recordOtpEvents } from "../events/emit.js";
 
 /** How often a worker ends expired OTPs: `otp.failed` (reason `expired`) follows expiry by at most this. */
@@ -15,7 +16,7 @@ export async function expireDueOtps(ctx: AppContext): Promise<number> {
   let total = 0;
   for (;;) {
     const now = isoNow(ctx.clock);
-    const ended = await ctx.db.transaction().execute(async (trx) => {
+    const ended = await inTransaction(ctx, async (trx) => {
       const rows = await expirePendingOtps(trx, ctx.dialect, { now, limit: SWEEP_BATCH });
       await recordOtpEvents(trx, ctx, "otp.failed", rows);
       return rows.length;

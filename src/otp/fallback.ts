@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { rowLimit } from "../db/row-limit.js";
+import { inTransaction } from "../db/transaction.js";
 import type { RouteState } from "../delivery/carrier-meter.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
@@ -61,7 +62,7 @@ export async function sendDueFallbacks(
       const settings = await getOtpSettings(ctx.db, otp.account_id, otp.environment);
       const setup = await requireChannel(ctx, ctx.db, scope, otp.fallback_channel, settings);
       const code = unseal(ctx.secret, otp.code_sealed);
-      await ctx.db.transaction().execute(async (trx) => {
+      await inTransaction(ctx, async (trx) => {
         await queueOtpDelivery(
           trx,
           ctx,

@@ -5,6 +5,7 @@ import { commitInOneFlight, FlightRefused, guarded, readTogether, statementOf } 
 import { prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
@@ -213,7 +214,7 @@ async function sendAndCharge(
   }
 
   const attempt = () =>
-    ctx.db.transaction().execute(async (trx) => {
+    inTransaction(ctx, async (trx) => {
       const now = isoNow(ctx.clock);
       const [pending] = (await pendingOtp.execute(trx, { accountId, environment, to: request.to })).rows;
 
@@ -368,7 +369,7 @@ async function checkInTransaction(
   if (record === undefined && ctx.dialect === "sqlite") {
     return burstQueue(ctx, verificationsInBurst).add({ number, code, pendingId });
   }
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const checked = await checkCode(trx, ctx, number, code, pendingId);
     await record?.(trx, checked);
     return checked;
@@ -448,7 +449,7 @@ async function verifyLeavingPending(
   return {
     answer:
       (await approveInOneFlight(ctx, pending, counted.attempts, now, remaining)) ??
-      (await ctx.db.transaction().execute((trx) => approveCounted(trx, ctx, pending.id, now, remaining))),
+      (await inTransaction(ctx, (trx) => approveCounted(trx, ctx, pending.id, now, remaining))),
   };
 }
 

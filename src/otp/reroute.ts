@@ -1,6 +1,7 @@
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { Db, OtpsTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import type { RouteState } from "../delivery/carrier-meter.js";
 import { chargeAndQueue } from "../sms/messages.js";
 import { unseal } from "./codes.js";
@@ -87,7 +88,7 @@ export async function rerouteOtpSms(
     ]),
     cost: 0,
   };
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (trx) => {
     await chargeAndQueue(trx, ctx, message);
     await trx
       .insertInto("otp_deliveries")

@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { inTransaction } from "../db/transaction.js";
 import { findSenders, findTemplates } from "../dlt/registry.js";
 import { ApiError, type ErrorCode } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
@@ -74,7 +75,7 @@ export async function sendSmsBatch(
     }
   });
 
-  const answer = await ctx.db.transaction().execute(async (trx) => {
+  const answer = await inTransaction(ctx, async (trx) => {
     const data = [...checked];
     const refusals = await queuePreparedSends(
       trx,

@@ -2,6 +2,7 @@ import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { readTogether } from "../db/one-flight.js";
 import type { MessagesTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
@@ -67,7 +68,7 @@ export async function sendSms(
     if (refusal) throw refusal;
   } else if (!(record === undefined && (await queueSmsInOneFlight(ctx, prepared.row)))) {
     // On PostgreSQL one round trip, unless an answer is to be stored or a limit refuses.
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx, async (trx) => {
       await countSmsRecipient(trx, ctx, principal, request.to);
       await chargeAndQueue(trx, ctx, prepared.row);
       await record?.(trx, prepared.view);

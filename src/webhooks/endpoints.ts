@@ -12,6 +12,7 @@ import {
   type WebhookEndpointStatus,
   type WebhookEndpointsTable,
 } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { seal, unseal } from "../otp/codes.js";
@@ -96,7 +97,7 @@ export async function createEndpoint(
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (trx) => {
     await lockForUpdate(trx, ctx.dialect, `webhook_endpoints:${scope.accountId}:${scope.environment}`);
     const existing = await trx
       .selectFrom("webhook_endpoints")
@@ -145,7 +146,7 @@ export async function updateEndpoint(
   if (patch.events !== undefined) changes.events = JSON.stringify(normalizeEventTypes(patch.events));
   if (patch.description !== undefined) changes.description = patch.description;
   const now = isoNow(ctx.clock);
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(ctx, async (trx) => {
     const current = await findEndpoint(trx, scope, id);
     if (patch.status === "enabled" && current.status !== "enabled") {
       Object.assign(changes, { status: "enabled", disabled_reason: null, failing_since: null });
@@ -187,7 +188,7 @@ export async function rotateSecret(
   id: string,
 ): Promise<WebhookEndpoint> {
   const secret = generateWebhookSecret();
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(ctx, async (trx) => {
     const current = await findEndpoint(trx, scope, id);
     const keepsSigning = opensUnder(ctx.secret, current.secret_sealed);
     return trx

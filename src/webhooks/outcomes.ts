@@ -3,6 +3,7 @@ import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
 import type { Database, WebhookAttemptsTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { newId } from "../ids.js";
 import type { ClaimedDelivery } from "./deliveries.js";
 import { giveUpPendingDeliveries } from "./endpoints.js";
@@ -103,7 +104,7 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
     created_at: now,
   }));
 
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, async (trx) => {
     await insertRows(trx, "webhook_attempts", attempts);
     await executeForIds(
       trx,

@@ -4,6 +4,7 @@ import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/pr
 import { claimEventsToFanOut } from "../db/queue-claims.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { WebhookDeliveriesTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { subscribesTo } from "./endpoints.js";
 
 /** The id of the one delivery of `eventId` to `endpointId`. */
@@ -22,7 +23,7 @@ export async function relayEvents(ctx: AppContext, limit: number): Promise<numbe
   const [waiting] = (await anEventToRelay.execute(ctx.db, {})).rows;
   if (!waiting) return 0;
 
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const events = await claimEventsToFanOut(trx, ctx.dialect, limit);
     if (events.length === 0) return 0;
     const now = isoNow(ctx.clock);

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { WebhookEndpointsTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { type EventView, recordEvent } from "../events/outbox.js";
 import { ALL_EVENTS, type EndpointScope, findEndpoint } from "./endpoints.js";
@@ -17,7 +18,7 @@ export async function sendTestEvent(
   scope: EndpointScope,
   endpointId: string,
 ): Promise<EventView> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, async (trx) => {
     const endpoint = requireEnabled(await findEndpoint(trx, scope, endpointId));
     const now = isoNow(ctx.clock);
     const event = await recordEvent(trx, ctx, {
