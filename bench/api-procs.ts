@@ -3,15 +3,17 @@
 // scenario twice, in two rounds that are each a run of their own (a fresh database, the bare route
 // again, the same load): with 1 API process, then with N. Each round is this same script as a child
 // process (BENCH_ROUND_API_PROCS=k); the parent prints both rounds' tables, then each scenario's
-// scaling (req/s with N ÷ req/s with 1).
+// scaling (req/s with N ÷ req/s with 1), and writes both rounds to one dated record.
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fail, log, onCleanup } from "./lifecycle.js";
-import { DAKIYA_NODE_FLAGS, RESULTS_DIR, ROOT } from "./options.js";
-import { type ChildHandle, procCpuSeconds, procStatusMb, startChild } from "./processes.js";
+import { DAKIYA_NODE_FLAGS, DELIVERY, DIALECT, RESULTS_DIR, ROOT, WEBHOOKS } from "./options.js";
+import { type ChildHandle, describeMachine, procCpuSeconds, procStatusMb, startChild } from "./processes.js";
+import { apiRecord, describeCommand, writeDatedResults } from "./results-file.js";
+import type { ApiScenarioResult } from "./scenarios/api-routes.js";
 import { clearProfiles, compileServer } from "./server.js";
 import { round } from "./summary.js";
 
@@ -105,20 +107,16 @@ function resetApiPeaks(pids: number[]): boolean {
   }
 }
 
-interface RoundResult {
-  scenario: string;
-  http: { requests_per_s: number; latency_ms: { p50: number; p99: number } };
-  ratio_to_bare: number | null;
-  server: { cpu_percent_during_load: number; peak_rss_mb: number };
-  settings: Record<string, string | number>;
-}
+type RoundResult = ApiScenarioResult;
 
 /**
  * The parent of the rounds: compiles once, runs this script with the same arguments for 1 and
  * `processes` API processes in turn, then prints each scenario's scaling and writes every
- * round's results, tagged with `settings.api_processes`, to latest.json.
+ * round's results, tagged with `settings.api_processes`, to latest.json, and the rounds' record
+ * to a dated file.
  */
 export async function runScalingRounds(processes: number, args: string[]): Promise<void> {
+  const startedAt = Date.now();
   compileServer();
   const counts = processes === 1 ? [1] : [1, processes];
   const rounds: Array<{ processes: number; results: RoundResult[] }> = [];
@@ -147,6 +145,19 @@ export async function runScalingRounds(processes: number, args: string[]): Promi
     )}\n`,
   );
   printScaling(rounds);
+  const path = writeDatedResults({
+    startedAt,
+    machine: describeMachine(),
+    command: describeCommand(args),
+    runs: rounds.map((round) => ({
+      database: DIALECT,
+      webhooks: WEBHOOKS,
+      delivery: DELIVERY,
+      api_processes: round.processes,
+      scenarios: round.results.map(apiRecord),
+    })),
+  });
+  log(`The run's record: ${path.slice(ROOT.length)} (npm run bench:table puts it in docs/performance.md).`);
 }
 
 function printScaling(rounds: Array<{ processes: number; results: RoundResult[] }>): void {
@@ -154,7 +165,8 @@ function printScaling(rounds: Array<{ processes: number; results: RoundResult[] 
   const last = rounds.at(-1);
   if (!first || !last) return;
   const header = rounds.map(
-    (r) => `${r.processes} API proc${r.processes === 1 ? "" : "s"}: req/s (× bare) p50/p99 ms, CPU`,
+    (r) =>
+      `${r.processes} API proc${r.processes === 1 ? "" : "s"}: CPU a request (load and tail), req/s, p50/p99 ms, CPU % during the load`,
   );
   const lines = [
     "",
@@ -168,7 +180,7 @@ function printScaling(rounds: Array<{ processes: number; results: RoundResult[] 
       const same = r.results.find((other) => other.scenario === result.scenario);
       if (!same) return "–";
       const latency = same.http.latency_ms;
-      return `${same.http.requests_per_s} (${same.ratio_to_bare ?? "–"}) ${latency.p50}/${latency.p99}, ${same.server.cpu_percent_during_load}%`;
+      return `${same.cpu.us_per_operation ?? "–"} µs, ${same.http.requests_per_s} ${latency.p50}/${latency.p99}, ${same.server.cpu_percent_during_load}%`;
     });
     const scaled = last.results.find((other) => other.scenario === result.scenario);
     const ratio =

@@ -3,7 +3,13 @@
 // the account, starts the servers (Dakiya, and bench/bare.ts for the baseline) and prints the table.
 
 import autocannon from "autocannon";
-import { type LatencySummary, latencySummary, round } from "./summary.js";
+import {
+  type CpuPerOperation,
+  cpuPerOperation,
+  type LatencySummary,
+  latencySummary,
+  round,
+} from "./summary.js";
 
 /** What a scenario needs to know about the server process it loads. */
 export interface MeasuredProcess {
@@ -31,6 +37,8 @@ export interface ApiScenario {
 }
 
 export interface ApiLoadResult {
+  /** The server's CPU per answered request, over the load and the work it left (see `tail`). */
+  cpu: CpuPerOperation;
   /** When the measured load started and ended (the warm-up before it). */
   load_started_at: string;
   load_ended_at: string;
@@ -57,10 +65,7 @@ export interface ApiLoadResult {
     peak_rss_since: "scenario start" | "server start";
     max_sampled_rss_mb: number;
     cpu_percent_during_load: number;
-    /**
-     * The server's CPU time (all its threads) during the load ÷ the requests it answered: steadier
-     * than a ratio to the bare route when the machine's speed drifts between runs.
-     */
+    /** The server's CPU time (all its threads) during the load alone ÷ the requests it answered. */
     cpu_us_per_request: number | null;
   };
   bench_process_cpu_percent_during_load: number;
@@ -70,7 +75,21 @@ export async function runApiLoad(
   baseUrl: string,
   scenario: ApiScenario,
   server: MeasuredProcess,
-  options: { connections: number; warmupSeconds: number; loadSeconds: number },
+  options: {
+    connections: number;
+    warmupSeconds: number;
+    loadSeconds: number;
+    /**
+     * After the warm-up, before the measured load: waits until the work the warm-up queued is
+     * done, so that the load's CPU is its own.
+     */
+    settle?: () => Promise<void>;
+    /**
+     * After the load: waits until the work it caused is done (messages delivered, webhook events
+     * arrived) and says whether it all was. Its time and CPU count towards the load's.
+     */
+    tail?: (load: { startedAt: string; endedAt: string }) => Promise<boolean>;
+  },
 ): Promise<ApiLoadResult> {
   const statusCodes: Record<string, number> = {};
   const outcomes: Record<string, number> = {};
@@ -119,6 +138,7 @@ export async function runApiLoad(
   }, 200);
   try {
     await load(options.warmupSeconds);
+    await options.settle?.();
     for (const record of [statusCodes, outcomes]) for (const key of Object.keys(record)) delete record[key];
     errorBodies.length = 0;
     const cpuAtStart = server.cpuSeconds();
@@ -130,10 +150,24 @@ export async function runApiLoad(
     const serverCpu = server.cpuSeconds() - cpuAtStart;
     const benchCpu = process.cpuUsage(benchCpuAtStart);
     maxSampledRss = Math.max(maxSampledRss, server.rssMb());
+    const loadStartedAt = new Date(loadStart).toISOString();
+    const loadEndedAt = new Date(loadEnd).toISOString();
+    const tailDone = options.tail
+      ? await options.tail({ startedAt: loadStartedAt, endedAt: loadEndedAt })
+      : true;
+    const tailSeconds = (Date.now() - loadEnd) / 1000;
+    const cpu = cpuPerOperation({
+      operation: "request",
+      operations: result.requests.total,
+      cpuSeconds: server.cpuSeconds() - cpuAtStart,
+      tailSeconds,
+      tailDone,
+    });
     const ok = result["2xx"];
     return {
-      load_started_at: new Date(loadStart).toISOString(),
-      load_ended_at: new Date(loadEnd).toISOString(),
+      cpu,
+      load_started_at: loadStartedAt,
+      load_ended_at: loadEndedAt,
       load_seconds: round(loadSeconds, 2),
       connections: options.connections,
       warmup_seconds: options.warmupSeconds,

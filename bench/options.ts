@@ -1,5 +1,5 @@
 // What a run of `npm run bench` is asked to do: the command-line flags and the BENCH_* environment
-// variables (documented in bench/run.ts and README "Performance"), read once at start.
+// variables (documented in bench/run.ts and docs/bench.md), read once at start.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

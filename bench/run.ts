@@ -17,7 +17,12 @@
 //   balance           GET /v2/balance with a sandbox key
 //   bare              GET /v2/balance on bench/bare.ts (always run with an API scenario: the
 //                     ratios are taken against it)
-// A benchmark, not a test: nothing here asserts a speed. Results go to bench/results/latest.json.
+// A benchmark, not a test: nothing here asserts a speed. Each scenario's first figure is the CPU an
+// operation cost Dakiya's processes (user + system, from /proc) from the start of its load until
+// the work the load caused was done (bench/summary.ts). The run's record goes to
+// bench/results/<date>T<time>-<build>.json, committed and rendered into docs/performance.md by
+// `npm run bench:table` (bench/table.ts); every figure of the last run to bench/results/latest.json.
+// docs/bench.md describes the bench in full.
 //
 // Options:
 //   --db sqlite|postgres  postgres needs TEST_DATABASE_URL or DATABASE_URL (a server on which the
@@ -38,8 +43,7 @@
 //                         backlog after each scenario (bench/webhooks.ts)
 //   --no-delivery         the API scenarios on a server started with --no-worker: what they queue
 //                         stays queued, so the figures are the API's own cost, without the
-//                         in-process delivery the targets include (implies --no-webhooks; the
-//                         targets are not judged)
+//                         in-process delivery (implies --no-webhooks; the targets are not judged)
 //
 // Environment:
 //   BENCH_DURATION     load seconds (default 10, at most 20)
@@ -58,7 +62,7 @@
 // processes, /proc), server.ts (compile and start Dakiya), setup.ts (database, account, keys,
 // templates), probe.ts (queue counts), scenarios/ (what each scenario sends and measures),
 // webhooks.ts and webhook-receiver.ts (event delivery), report.ts and profile.ts (what is
-// printed), kannel.ts (the peer).
+// printed), results-file.ts (the dated record), kannel.ts (the peer).
 
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -73,13 +77,14 @@ import {
   printKannelReport,
   runKannelScenario,
 } from "./kannel.js";
-import { abort, BenchError, cleanUp, fail, log, ms, onCleanup } from "./lifecycle.js";
+import { abort, BenchError, cleanUp, fail, log, ms, onCleanup, waitUntil } from "./lifecycle.js";
 import {
   API_PROCS,
   API_SCENARIOS,
   CONNECTIONS,
   DB_LABEL,
   DELIVERY,
+  DIALECT,
   DRAIN_SECONDS,
   KANNEL_SECONDS,
   LIVE_SCENARIO_SECONDS,
@@ -106,6 +111,14 @@ import { openQueueProbe, type QueueProbe } from "./probe.js";
 import { describeMachine, freePort, type Machine, startChild, waitForAnswer } from "./processes.js";
 import { summariseProfile } from "./profile.js";
 import { printApiReport, printLiveReport, printWebhookReport } from "./report.js";
+import {
+  apiRecord,
+  describeCommand,
+  kannelRecord,
+  liveRecord,
+  type RunRecord,
+  writeDatedResults,
+} from "./results-file.js";
 import {
   type ApiScenarioResult,
   apiScenario,
@@ -136,7 +149,12 @@ import {
 } from "./setup.js";
 import { startBenchSmsc } from "./smsc.js";
 import { round } from "./summary.js";
-import { measureWebhooks, startWebhookReceiver, type WebhookEnvironment } from "./webhooks.js";
+import {
+  measureWebhooks,
+  startWebhookReceiver,
+  type WebhookEnvironment,
+  type WebhookFigures,
+} from "./webhooks.js";
 
 async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   const started = Date.now();
@@ -224,7 +242,8 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   );
 
   let probe: QueueProbe | undefined;
-  if (smsc || receiver || runRoutes) {
+  // The API scenarios wait for what they queued to be delivered: that work is part of their cost.
+  if (smsc || receiver || runRoutes || (DELIVERY && apiScenarios.length > 0)) {
     const opened = await openQueueProbe(database);
     onCleanup(() => opened.close());
     probe = opened;
@@ -235,6 +254,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
     environment: WebhookEnvironment,
     loadStartedAt: string,
     loadEndedAt: string,
+    seconds?: number,
   ) => {
     if (!receiver || !probe) return null;
     const figures = await measureWebhooks({
@@ -243,6 +263,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       environment,
       since: Date.parse(loadStartedAt),
       loadEnd: Date.parse(loadEndedAt),
+      ...(seconds === undefined ? {} : { seconds }),
     });
     log(
       `${scenario}: ${figures.events_arrived} of ${figures.events_written} events arrived at the webhook receiver${figures.drained ? `, the last ${figures.drained_after_load_s} s after the load` : ` after waiting ${figures.waited_s} s`}`,
@@ -261,6 +282,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
     log(`${name}:`);
     // Each live scenario's own peak, as the API scenarios have theirs.
     if (results.length > 0) server.resetPeak();
+    let webhooks: WebhookFigures | null = null;
     const scenario = await runLiveSmppScenario({
       baseUrl,
       key: keys.live,
@@ -271,6 +293,10 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       awaitingReceipt: probe.awaitingReceipt,
       machine,
       load: liveLoads[name],
+      tail: async (load) => {
+        webhooks = await webhooksAfter(name, "live", load.startedAt, load.endedAt);
+        return webhooks?.drained ?? true;
+      },
     });
     const { byStatus, carrierParts } = await probe.totals();
     scenario.totals = {
@@ -281,12 +307,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
     // Peak RSS of this scenario: VmHWM now (the API scenarios below start it again).
     scenario.server.peak_rss_mb = server.peakRssMb();
     scenario.settings.webhooks = webhookSetting;
-    scenario.webhooks = await webhooksAfter(
-      scenario.scenario,
-      "live",
-      scenario.run_at,
-      scenario.load_ended_at,
-    );
+    scenario.webhooks = webhooks;
     results.push(scenario);
   }
 
@@ -309,14 +330,37 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       webhooks: webhookSetting,
       ...(DELIVERY ? {} : { delivery: "off" }),
     };
+    const warmupStartedAt = new Date().toISOString();
+    let webhooks: WebhookFigures | null = null;
     const result = await runApi(
       baseUrl,
       server,
       machine,
       apiScenario(name, keys, verifyNumbers),
       extraSettings,
+      {
+        // What the warm-up queued is delivered before the load, so that the load's CPU is its own.
+        settle: async () => {
+          if (receiver)
+            await webhooksAfter(
+              `${name} warm-up`,
+              "sandbox",
+              warmupStartedAt,
+              new Date().toISOString(),
+              WARMUP_DRAIN_SECONDS,
+            );
+          else if (probe) await waitUntil(probe.queueEmpty, WARMUP_DRAIN_SECONDS);
+        },
+        tail: async (load) => {
+          if (receiver) {
+            webhooks = await webhooksAfter(name, "sandbox", load.startedAt, load.endedAt);
+            return webhooks?.drained ?? true;
+          }
+          return probe ? waitUntil(probe.queueEmpty, DRAIN_SECONDS) : true;
+        },
+      },
     );
-    result.webhooks = await webhooksAfter(name, "sandbox", result.load_started_at, result.load_ended_at);
+    result.webhooks = webhooks;
     apiResults.push(result);
   }
   if (bare) apiResults.push(bare);
@@ -351,7 +395,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       key: keys.live,
       probe,
       machine,
-      webhooks: (result) => webhooksAfter(result.scenario, "live", result.run_at, result.load_ended_at),
+      webhooks: (load) => webhooksAfter(ROUTES_SCENARIO, "live", load.startedAt, load.endedAt),
     });
     routed.settings.webhooks = webhookSetting;
     results.push(routed);
@@ -370,9 +414,9 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   printApiReport(apiResults, machine, serverPeak, server.logLines, (Date.now() - started) / 1000);
   printWebhookReport(results);
   if (PROFILE) summariseProfile();
+  const kannelResults: KannelResult[] = [];
   if (kannelBinaries) {
     // Last, on a machine that Dakiya has left, with an SMSC of its own; one run per live scenario.
-    const kannelResults: KannelResult[] = [];
     // Kannel is compared on one SMSC: not with the routes scenario.
     for (const dakiya of live.filter((result) => !result.routes)) {
       const kannel = await runKannel(kannelBinaries, machine, dakiya);
@@ -380,6 +424,23 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       writeResults([...results, ...kannelResults]);
       printKannelReport(kannel, dakiya, (Date.now() - started) / 1000);
     }
+  }
+  // A round of --api-procs leaves its record to the parent, which writes both rounds' together.
+  if (ROUND_API_PROCS === undefined) {
+    const run: RunRecord = {
+      database: DIALECT,
+      webhooks: WEBHOOKS,
+      delivery: DELIVERY,
+      api_processes: null,
+      scenarios: [...live.map(liveRecord), ...apiResults.map(apiRecord), ...kannelResults.map(kannelRecord)],
+    };
+    const path = writeDatedResults({
+      startedAt: started,
+      machine,
+      command: describeCommand(process.argv.slice(2)),
+      runs: [run],
+    });
+    log(`The run's record: ${path.slice(ROOT.length)} (npm run bench:table puts it in docs/performance.md).`);
   }
 }
 
@@ -432,8 +493,13 @@ try {
   const webhookWaits = WEBHOOKS ? [...SELECTED].filter((name) => name !== "bare").length : 0;
   const webhookSeconds = WEBHOOK_DRAIN_SECONDS * (webhookWaits + (SELECTED.has("otp-verify") ? 1 : 0));
   const liveCount = LIVE_SCENARIOS.filter((name) => SELECTED.has(name)).length;
+  // Each API scenario waits for its warm-up's work before the load and, without webhooks (whose
+  // wait is counted above), for its load's deliveries after it.
+  const apiCount = API_SCENARIOS.filter((name) => SELECTED.has(name)).length;
+  const apiWaitSeconds = apiCount * (WARMUP_DRAIN_SECONDS + (!WEBHOOKS && DELIVERY ? DRAIN_SECONDS : 0));
   const limit =
     RUN_SECONDS +
+    apiWaitSeconds +
     Math.max(0, liveCount - 1) * LIVE_SCENARIO_SECONDS +
     webhookSeconds +
     (SELECTED.has(ROUTES_SCENARIO) ? LIVE_SCENARIO_SECONDS + READY_SECONDS : 0) +

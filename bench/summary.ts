@@ -1,6 +1,43 @@
-// What every load scenario reports the same way: latency from autocannon, and the rate at which
-// messages reached the SMSC.
+// What every load scenario reports the same way: the CPU an operation cost, latency from
+// autocannon, and the rate at which messages reached the SMSC.
 import type autocannon from "autocannon";
+
+/**
+ * What one operation of a scenario cost the processes under test (Dakiya's server and worker, or
+ * Kannel's boxes): their user + system CPU time from /proc, counted from the start of the measured
+ * load until the work it caused was done (the queue drained, the webhook events delivered), divided
+ * by the operations of the load. The figure speed is judged by: it does not move with the
+ * machine's speed as much as throughput does.
+ */
+export interface CpuPerOperation {
+  us_per_operation: number | null;
+  /** An answered request (the API scenarios, the bare route) or an accepted message (live SMS). */
+  operation: "request" | "message";
+  operations: number;
+  cpu_seconds: number;
+  /** Seconds after the load that were counted, until its work was done or the wait ran out. */
+  tail_seconds: number;
+  /** Whether the work the load caused was all done when the count stopped. */
+  tail_done: boolean;
+}
+
+export function cpuPerOperation(options: {
+  operation: CpuPerOperation["operation"];
+  operations: number;
+  cpuSeconds: number;
+  tailSeconds: number;
+  tailDone: boolean;
+}): CpuPerOperation {
+  return {
+    us_per_operation:
+      options.operations > 0 ? round((1e6 * options.cpuSeconds) / options.operations, 0) : null,
+    operation: options.operation,
+    operations: options.operations,
+    cpu_seconds: round(options.cpuSeconds, 3),
+    tail_seconds: round(options.tailSeconds, 2),
+    tail_done: options.tailDone,
+  };
+}
 
 export interface LatencySummary {
   mean: number;

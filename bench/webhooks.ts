@@ -114,7 +114,8 @@ export interface WebhookFigures {
 
 /**
  * Waits until every event written since `since` has arrived (and no message is queued, which
- * would write more), for at most WEBHOOK_DRAIN_SECONDS, then sums up the events since `since`.
+ * would write more), for at most `seconds` (WEBHOOK_DRAIN_SECONDS unless given), then sums up the
+ * events since `since`.
  */
 export async function measureWebhooks(options: {
   receiver: WebhookReceiver;
@@ -123,11 +124,12 @@ export async function measureWebhooks(options: {
   /** Date.now() at the start of the measured load, and at its end. */
   since: number;
   loadEnd: number;
+  seconds?: number;
 }): Promise<WebhookFigures> {
   const { receiver, probe, environment, since, loadEnd } = options;
   const sinceIso = new Date(since).toISOString();
   const waitStart = Date.now();
-  const deadline = waitStart + WEBHOOK_DRAIN_SECONDS * 1000;
+  const deadline = waitStart + (options.seconds ?? WEBHOOK_DRAIN_SECONDS) * 1000;
   let written = 0;
   let arrived = new Map<string, ReceivedRecord>();
   let drainedAt: number | undefined;

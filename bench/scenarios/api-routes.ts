@@ -87,24 +87,31 @@ export function bareScenario(keys: BenchKeys): ApiScenario {
   };
 }
 
-/** Loads one route: the warm-up, then the measured load; fails the run if the server exits. */
+/**
+ * Loads one route: the warm-up, then the measured load; fails the run if the server exits.
+ * `settle` and `tail` wait for the work of the warm-up and of the load (bench/api.ts).
+ */
 export async function runApi(
   baseUrl: string,
   server: ChildHandle,
   machine: Machine,
   scenario: ApiScenario,
   extraSettings: Record<string, string | number> = {},
+  waits: Pick<Parameters<typeof runApiLoad>[3], "settle" | "tail"> = {},
 ): Promise<ApiScenarioResult> {
   const runAt = new Date().toISOString();
-  const result = await runApiLoad(baseUrl, scenario, server, {
+  const { cpu, ...result } = await runApiLoad(baseUrl, scenario, server, {
     connections: CONNECTIONS,
     warmupSeconds: WARMUP_SECONDS,
     loadSeconds: LOAD_SECONDS,
+    ...waits,
   });
   if (server.exited)
     fail(`${scenario.name}: the server exited with ${server.exitCode ?? server.signal} during the load`);
   return {
     scenario: scenario.name,
+    // First among the figures: what a request cost.
+    cpu,
     description: scenario.description,
     run_at: runAt,
     machine,

@@ -34,8 +34,11 @@ export async function runLiveRoutesScenario(options: {
   key: string;
   probe: QueueProbe;
   machine: Machine;
-  /** The scenario's webhook figures, taken while its server still runs to deliver them. */
-  webhooks: (result: LiveScenarioResult) => Promise<WebhookFigures | null>;
+  /**
+   * The scenario's webhook figures, taken while its server still runs to deliver them (their
+   * wait is part of the load's tail, so their CPU counts towards the messages').
+   */
+  webhooks: (load: { startedAt: string; endedAt: string }) => Promise<WebhookFigures | null>;
 }): Promise<LiveScenarioResult> {
   const { serverEnv } = options;
   const smscs: BenchSmsc[] = [];
@@ -71,6 +74,7 @@ export async function runLiveRoutesScenario(options: {
     `dakiya serve is up on ${baseUrl} with routes ${ROUTES.map((r, i) => `${r.name} (weight ${r.weight}, SMSC port ${smscs[i]?.port})`).join(" and ")}`,
   );
 
+  let webhooks: WebhookFigures | null = null;
   const result = await runLiveSmppScenario({
     baseUrl,
     key: options.key,
@@ -84,6 +88,10 @@ export async function runLiveRoutesScenario(options: {
       ...SINGLE_SEND,
       scenario: ROUTES_SCENARIO,
       description: `${SINGLE_SEND.description}, over two routes of equal priority weighted ${ROUTES.map((r) => r.weight).join(":")}`,
+    },
+    tail: async (load) => {
+      webhooks = await options.webhooks(load);
+      return webhooks?.drained ?? true;
     },
   });
   const submits = smscs.map((smsc) => smsc.submits);
@@ -107,7 +115,7 @@ export async function runLiveRoutesScenario(options: {
   const { byStatus, carrierParts } = await options.probe.totals();
   result.totals = { messages_by_status: byStatus, carrier_parts: carrierParts, smsc_submits: total };
   result.server.peak_rss_mb = server.peakRssMb();
-  result.webhooks = await options.webhooks(result);
+  result.webhooks = webhooks;
   await server.stop();
   if (server.exitCode !== 0) log(`note: the routes server exited with ${server.exitCode ?? server.signal}`);
   result.server.warn_log_lines = server.logLines.warn;

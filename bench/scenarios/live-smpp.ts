@@ -19,7 +19,15 @@ import type { ChildHandle, Machine } from "../processes.js";
 import { SERVER_ENV } from "../server.js";
 import { SENDER, TEMPLATE_ID } from "../setup.js";
 import type { BenchSmsc } from "../smsc.js";
-import { type LatencySummary, latencySummary, round, type SmscSummary, smscSummary } from "../summary.js";
+import {
+  type CpuPerOperation,
+  cpuPerOperation,
+  type LatencySummary,
+  latencySummary,
+  round,
+  type SmscSummary,
+  smscSummary,
+} from "../summary.js";
 import type { WebhookFigures } from "../webhooks.js";
 
 interface Sample {
@@ -32,6 +40,11 @@ interface Sample {
 
 export interface LiveScenarioResult {
   scenario: string;
+  /**
+   * The server's CPU (its worker's included) per accepted message, from the start of the load
+   * until the queue drained (with receipts, until they were all in) and the webhook events arrived.
+   */
+  cpu: CpuPerOperation;
   description: string;
   run_at: string;
   /** The end of the measured load (run_at is its start). */
@@ -154,6 +167,11 @@ export async function runLiveSmppScenario(options: {
   machine: Machine;
   /** SINGLE_SEND unless given. */
   load?: LiveLoad;
+  /**
+   * Once the queue drained: waits for the rest of the work the load caused (the webhook events)
+   * and says whether it all arrived; its CPU counts towards the messages'.
+   */
+  tail?: (load: { startedAt: string; endedAt: string }) => Promise<boolean>;
 }): Promise<LiveScenarioResult> {
   const { baseUrl, key, smsc, server, queued, queueEmpty, awaitingReceipt, machine } = options;
   const liveLoad = options.load ?? SINGLE_SEND;
@@ -267,6 +285,14 @@ export async function runLiveSmppScenario(options: {
   }
   // Submits still on the wire when the last message left the queue are answered within moments.
   await sleep(200);
+  const tailDone = options.tail
+    ? await options.tail({
+        startedAt: new Date(loadStart).toISOString(),
+        endedAt: new Date(loadEnd).toISOString(),
+      })
+    : true;
+  const cpuSeconds = server.cpuSeconds() - cpuAtStart;
+  const tailSeconds = (Date.now() - loadEnd) / 1000;
   const queuedAtEnd = queued();
   const lastSubmitAt = smsc.lastSubmitAt ?? loadStart;
   const submitsUntilDrained = smsc.submits - submitsAtStart;
@@ -276,6 +302,13 @@ export async function runLiveSmppScenario(options: {
 
   return {
     scenario: `${liveLoad.scenario}${receipts ? "-receipts" : ""}${SMSC_NAGLE ? "-nagle" : ""}`,
+    cpu: cpuPerOperation({
+      operation: "message",
+      operations: messagesAccepted,
+      cpuSeconds,
+      tailSeconds,
+      tailDone: drained && (!receipts || allDeliveredAt !== undefined) && tailDone,
+    }),
     description:
       `${liveLoad.description}, queued in ` +
       DB_LABEL +
