@@ -71,6 +71,22 @@ describe.each(DIALECTS)("leased request tokens on %s", (dialect) => {
     }
   });
 
+  it("leases at another instance's later time when this one's was read before it", async () => {
+    const { app, otherApp, ctx, clock } = instances;
+    const { secret } = await createAccountWithKey(ctx);
+    // The burst lasts half a second; the other instance's request is timed a second later.
+    clock.advance(1);
+    expect(remaining(await balance(otherApp, secret))).toBe(BURST - 1);
+    clock.advance(-1);
+    for (let i = 2; i <= 20; i++) {
+      const response = await balance(app, secret);
+      expect(response.statusCode).toBe(200);
+      expect(remaining(response)).toBeLessThanOrEqual(BURST - i);
+      expect(remaining(response)).toBeGreaterThanOrEqual(BURST - i - MAX_LEASE);
+    }
+    clock.advance(1);
+  });
+
   it("gives up a lease's unspent tokens when it expires, and drops the lease when the key's rate changes", async () => {
     const { app, otherApp, ctx, clock } = instances;
     const { accountId, keyId, secret } = await createAccountWithKey(ctx);

@@ -214,6 +214,28 @@ describe.each(DIALECTS)("per-key request limits on %s", (dialect) => {
     expect(remaining.sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
+  it("judges a request timed before another instance's later one at the later time, never as a spent bucket", async () => {
+    const { app, otherApp, ctx, clock } = instances;
+    const { accountId, keyId, secret } = await createAccountWithKey(ctx);
+    // Burst 5, refilled in 300 µs: any request timed more than that before another looks late.
+    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 1_000_000 });
+    clock.advance(1);
+    expect(rateHeaders(await balance(otherApp, secret)).remaining).toBe(4);
+    // The first instance reads a time from before that request, as after waiting for a connection.
+    clock.advance(-1);
+    const earlier = await balance(app, secret);
+    expect(earlier.statusCode).toBe(200);
+    expect(rateHeaders(earlier)).toEqual({ limit: 5, remaining: 3, reset: 1 });
+    // Judged at the later time, the burst still holds: the earlier time refills nothing.
+    for (let i = 0; i < 3; i++) expect((await balance(app, secret)).statusCode).toBe(200);
+    expectRateLimited(await balance(app, secret), 1);
+    // Back at the later time nothing has refilled yet; a millisecond after it, the whole burst has.
+    clock.advance(1);
+    expect((await balance(otherApp, secret)).statusCode).toBe(429);
+    clock.advance(0.001);
+    expect(rateHeaders(await balance(otherApp, secret)).remaining).toBe(4);
+  });
+
   it("documents the headers and the 429 of /v2/ routes in the OpenAPI document", async () => {
     const document = (await instances.app.inject({ method: "GET", url: "/openapi.json" })).json();
     const send = document.paths["/v2/sms/send"].post.responses;

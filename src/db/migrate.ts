@@ -11,6 +11,7 @@ import * as messageRoutes from "./migrations/2026-11-23T0009-message-routes.js";
 import * as leanIndexes from "./migrations/2026-11-25T0010-lean-indexes.js";
 import * as otpLatestIndex from "./migrations/2026-11-26T0011-otp-latest-index.js";
 import * as webhookEndpointDueIndex from "./migrations/2026-11-26T0012-webhook-endpoint-due-index.js";
+import * as rateBucketClock from "./migrations/2026-11-27T0013-rate-bucket-clock.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-25T0010-lean-indexes": leanIndexes,
   "2026-11-26T0011-otp-latest-index": otpLatestIndex,
   "2026-11-26T0012-webhook-endpoint-due-index": webhookEndpointDueIndex,
+  "2026-11-27T0013-rate-bucket-clock": rateBucketClock,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

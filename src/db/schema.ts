@@ -49,10 +49,14 @@ export interface ApiKeysTable {
   rate_limit: number | null;
 }
 
-/** A key's token bucket (src/keys/rate-limit.ts): the instant it is full again, µs since the epoch. */
+/**
+ * A key's token bucket (src/keys/rate-limit.ts): the instant it is full again, and the latest time
+ * an instance brought to it, in µs since the epoch.
+ */
 export interface ApiKeyRateBucketsTable {
   key_id: string;
   full_at_us: number;
+  seen_at_us: number;
 }
 
 /** The numbers an account has sent SMS to in the clock hour that began at `window_start`. */

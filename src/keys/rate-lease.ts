@@ -17,6 +17,11 @@ export interface TokenLease {
   size: number;
   /** The shared bucket's "full again" instant right after the lease was taken, in µs. */
   fullAtUs: number;
+  /**
+   * The time the bucket judged the lease at, in µs: this process's own, or a later one another
+   * instance had brought; the lease's requests never read the bucket at an earlier time.
+   */
+  bucketNowUs: number;
   /** Unspent tokens are given up then, so no process sits on a share of the bucket for long. */
   expiresAtUs: number;
   /** A lease being taken: the key's other requests wait for it instead of taking one each. */
