@@ -112,7 +112,7 @@ describe.each(DIALECTS)("a long SMS over SMPP, part by part, on %s", (dialect: D
   });
 
   /** A loopback SMSC answering as `smscOptions` say, and a worker sending live SMS to it. */
-  async function setUp(smscOptions: TestSmscOptions) {
+  async function setUp(smscOptions: TestSmscOptions, maxAttempts = 8) {
     database = await createTestDatabase(dialect);
     smsc = await startTestSmsc(smscOptions);
     ctx = await openTestContext(database.url, {
@@ -120,7 +120,7 @@ describe.each(DIALECTS)("a long SMS over SMPP, part by part, on %s", (dialect: D
       env: { SMPP_URL: smsc.url, SMPP_TPS: "2000", SMPP_WINDOW: "10" },
     });
     const account = await sendingAccount(ctx);
-    worker = startWorker(ctx, testCarriers(ctx), { pollIntervalMs: 5, batchSize: 10 });
+    worker = startWorker(ctx, testCarriers(ctx), { pollIntervalMs: 5, batchSize: 10, maxAttempts });
     return { ctx, smsc, ...account };
   }
 
@@ -214,6 +214,27 @@ describe.each(DIALECTS)("a long SMS over SMPP, part by part, on %s", (dialect: D
     const events = await eventsOf(ctx, message.id);
     expect(events.map((event) => event.type)).toEqual(["sms.submitted", "sms.delivered"]);
     expect(events[0]?.data).toMatchObject({ status: "submitted", carrier_message_ids: ["smsc-1", "smsc-3"] });
+  });
+
+  it("gives up on part 2 after the tries run out, sending part 1 once: undelivered, part 2 refunded", async () => {
+    const { ctx, smsc, accountId, principal, send } = await setUp(
+      { answer: (submit) => (partOf(submit) === 2 ? ESME_RTHROTTLED : 0) },
+      2,
+    );
+    const before = await getBalance(ctx.db, accountId, "live");
+    const message = await send();
+    await waitFor(async () => (await getMessage(ctx, principal, message.id)).status !== "queued", 15_000);
+    expect(smsc.submits.map(partOf)).toEqual([1, 2, 2]);
+    expect(await getMessage(ctx, principal, message.id)).toMatchObject({
+      status: "undelivered",
+      error_code: "esme_rthrottled",
+      error_message:
+        "The SMSC answered ESME_RTHROTTLED. Part 1 of 2 went out and is charged; the rest, never sent, was refunded.",
+      carrier_message_ids: ["smsc-1"],
+      cost: "0.2500",
+    });
+    expect(await getBalance(ctx.db, accountId, "live")).toBe(before - PART_PRICE);
+    expect((await eventsOf(ctx, message.id)).map((event) => event.type)).toEqual(["sms.undelivered"]);
   });
 
   it("ends the message undelivered once the rest is accepted when part 1 was reported undelivered meanwhile", async () => {
