@@ -1,7 +1,7 @@
 import type { AppContext } from "../context.js";
 import type { Channel, Environment, MessageStatus } from "../db/schema.js";
 import { ApiError } from "../errors.js";
-import { parseInr } from "../money.js";
+import { formatInr, parseInr } from "../money.js";
 import { listMessagesPage } from "../sms/list.js";
 import { getMessage, type MessageView } from "../sms/messages.js";
 import type { NumberFilter } from "./number-filter.js";
@@ -31,17 +31,30 @@ export interface Refund {
 export type DashboardMessage = MessageView & { refund: Refund | null };
 
 /**
- * Only a message no carrier ever accepted fails, and the transaction that fails it gives its
- * whole charge back through the ledger (`<channel>_refund`, referencing the message; see
- * failMessage in delivery/status.ts). So a failed message with a cost was refunded that cost,
- * when it failed, and no other message was.
+ * A message that failed got its whole charge back through the ledger, in the transaction that
+ * failed it (`<channel>_refund`, referencing the message; see failMessage in
+ * delivery/status.ts), so its refund is its `cost`, when it failed. A long message of which the
+ * carrier took only the first parts ended `undelivered` without ever being `submitted`, its
+ * `cost` lowered to the parts carried (each an equal share) and the rest refunded then. No other
+ * message was refunded.
  */
 export function withRefund(message: MessageView): DashboardMessage {
-  const charged = (parseInr(message.cost) ?? 0) > 0;
-  const refund =
-    message.status === "failed" && charged && message.failed_at !== null
-      ? { amount: message.cost, refunded_at: message.failed_at }
-      : null;
+  const cost = parseInr(message.cost) ?? 0;
+  const carried = message.carrier_message_ids.length;
+  let refund: Refund | null = null;
+  if (message.status === "failed" && cost > 0 && message.failed_at !== null) {
+    refund = { amount: message.cost, refunded_at: message.failed_at };
+  } else if (
+    message.status === "undelivered" &&
+    message.submitted_at === null &&
+    message.undelivered_at !== null &&
+    carried > 0 &&
+    carried < message.segments &&
+    cost > 0
+  ) {
+    const amount = Math.round((cost * (message.segments - carried)) / carried);
+    refund = { amount: formatInr(amount), refunded_at: message.undelivered_at };
+  }
   return { ...message, refund };
 }
 

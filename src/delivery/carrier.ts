@@ -27,7 +27,28 @@ export interface OutboundMessage {
   otp?: OtpDetails;
   /** Routes the message must not go out on (an OTP sent again on another route). */
   avoidRoutes?: string[];
+  /**
+   * Parts of a long message the carrier accepted on earlier tries, from part 1 on: they went out
+   * and are never sent again; the send goes on from the next part, on the same SMSC account.
+   */
+  carriedParts?: readonly CarriedPart[];
 }
+
+/** A part of a message that a carrier accepted. */
+export interface CarriedPart {
+  /** 1-based. */
+  part: number;
+  carrierMessageId: string;
+  /** The `Receipt.carrier` its receipts come back under (`AcceptingRoute.receiptCarrier`). */
+  receiptCarrier: string;
+}
+
+/**
+ * What a carrier that sends a long message part by part (SMPP) reports while it sends: each part
+ * the carrier accepted while later parts are still to go, recorded before the next part leaves.
+ * `false` means the message is no longer this delivery's to send (its lease was lost): stop.
+ */
+export type PartRecorder = (part: CarriedPart, route: AcceptingRoute) => Promise<boolean>;
 
 /** A delivery report from the network for one accepted part. */
 export interface Receipt {
@@ -60,7 +81,8 @@ export interface SandboxInboxEntry {
 
 export type SendResult =
   /**
-   * The carrier took the message; one id per part. `receipts` are reports already known at
+   * The carrier took the message (its last parts, when earlier ones were carried); one id per
+   * part, from part 1, `carriedParts` included. `receipts` are reports already known at
    * acceptance; `inbox` is the sandbox inbox entry the acceptance produces. Both are recorded in
    * the transaction that records the acceptance.
    */
@@ -72,9 +94,15 @@ export type SendResult =
       /** The route that took it, for carriers that send over routes (SMPP). */
       route?: AcceptingRoute;
     }
-  /** Try again later (throttled, queue full, connection down). */
+  /**
+   * Try again later (throttled, queue full, connection down). Parts accepted before it are
+   * recorded (`PartRecorder`) and are not sent again.
+   */
   | { outcome: "retryable"; errorCode: string; errorMessage: string; retryAfterSeconds?: number }
-  /** Never going to be accepted: the message fails and its charge is refunded. */
+  /**
+   * Never going to be accepted: the message fails and its charge is refunded, or, when earlier
+   * parts were carried, it ends undelivered and the parts that never left are refunded.
+   */
   | { outcome: "permanent"; errorCode: string; errorMessage: string };
 
 /**
@@ -83,7 +111,7 @@ export type SendResult =
  */
 export interface Carrier {
   readonly name: string;
-  send(message: OutboundMessage): Promise<SendResult>;
+  send(message: OutboundMessage, recordPart?: PartRecorder): Promise<SendResult>;
   /** Connects ahead of the first send, to be ready and to hear receipts (worker processes call it). */
   start?(): void;
   /** What the carrier's connection looks like now, for /readyz. */

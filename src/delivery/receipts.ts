@@ -150,10 +150,47 @@ export async function recordReceipt(
 }
 
 /**
+ * A message whose first parts were reported on while it waited in the queue for the rest, just
+ * accepted whole (`submitted`): it ends as those reports say, as if they had come now.
+ */
+export async function applyReportedParts(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  now: string,
+  messageId: string,
+  carrierMessageIds: string[],
+): Promise<void> {
+  const parts = await trx
+    .selectFrom("carrier_messages")
+    .select(["status", "error_code"])
+    .where("message_id", "=", messageId)
+    .orderBy("part")
+    .execute();
+  const undelivered = parts.find((part) => part.status === "undelivered");
+  const report = undelivered
+    ? { state: "undelivered" as const, errorCode: undelivered.error_code ?? undefined }
+    : { state: "delivered" as const };
+  const ending = endingOf(report, parts, now);
+  if (!ending) return;
+  const ended = await trx
+    .updateTable("messages")
+    .set(ending.change)
+    .where("id", "=", messageId)
+    .where("status", "=", "submitted")
+    .returningAll()
+    .executeTakeFirst();
+  if (ended) await recordMessageEvent(trx, ctx, ending.type, ended, carrierMessageIds);
+}
+
+/**
  * What a part's report does to its message: undelivered as soon as one part is, delivered once
  * every part is; nothing while parts are still out.
  */
-function endingOf(receipt: Receipt, parts: ReadonlyArray<{ status: string }>, now: string) {
+function endingOf(
+  receipt: Pick<Receipt, "state" | "errorCode" | "errorMessage">,
+  parts: ReadonlyArray<{ status: string }>,
+  now: string,
+) {
   if (receipt.state === "undelivered") {
     return {
       type: "sms.undelivered" as const,

@@ -2,15 +2,15 @@ import type { Transaction } from "kysely";
 import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
+import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { ClaimedMessage } from "../db/queue-claims.js";
 import type { CarrierMessagesTable, Database, MessagesTable, SandboxMessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../events/emit.js";
 import { inboxRow } from "../sandbox/inbox.js";
 import { inBursts } from "./bursts.js";
-import type { AcceptingRoute, Receipt, SandboxInboxEntry } from "./carrier.js";
-import { recordReceipt } from "./receipts.js";
+import type { AcceptingRoute, CarriedPart, Receipt, SandboxInboxEntry } from "./carrier.js";
+import { applyReportedParts, recordReceipt } from "./receipts.js";
 
 /** The claim a worker holds on a message while it delivers it. */
 export interface Lease {
@@ -27,6 +27,8 @@ export interface Acceptance {
   carrier: string;
   /** One per part. */
   carrierMessageIds: string[];
+  /** How many of the first `carrierMessageIds` were recorded already, as they were carried. */
+  recordedParts?: number;
   /** Reports the carrier already knows (the sandbox's). */
   receipts?: Receipt[];
   /** The sandbox inbox entry. */
@@ -81,18 +83,30 @@ export function acceptancesInBursts(ctx: AppContext): (acceptance: Acceptance) =
 export function recordAcceptances(ctx: AppContext, acceptances: readonly Acceptance[]): Promise<boolean[]> {
   const now = isoNow(ctx.clock);
   return inTransaction(ctx, async (trx) => {
+    // Parts carried on earlier tries may have been reported on already. Their rows are locked
+    // before the messages', in the order a receipt takes them, so no report slips in unseen.
+    const reported = new Set<string>();
+    for (const { message, recordedParts } of acceptances) {
+      if (!recordedParts) continue;
+      const earlier = await lockPartsOf.execute(trx, { messageId: message.id });
+      if (earlier.rows.some((part) => part.status !== "submitted")) reported.add(message.id);
+    }
     const accepted = await acceptMessages(trx, acceptances, now);
     const parts: CarrierMessagesTable[] = [];
     const inbox: SandboxMessagesTable[] = [];
     const events: Array<{ type: MessageEventType; row: MessagesTable; carrierMessageIds: string[] }> = [];
     const receipts: Receipt[] = [];
+    const ending: Array<{ row: MessagesTable; carrierMessageIds: string[] }> = [];
     const recorded = acceptances.map(({ message, carrier, carrierMessageIds, route, ...known }) => {
       const row = accepted.get(message.id);
       // A message leaves the queue once: a second acceptance of it in the batch loses, as it would alone.
       if (!row) return false;
       accepted.delete(message.id);
       const status = row.status === "delivered" ? "delivered" : "submitted";
+      if (reported.has(row.id)) ending.push({ row, carrierMessageIds });
       carrierMessageIds.forEach((carrierMessageId, index) => {
+        // Parts carried on earlier tries were recorded then.
+        if (index < (known.recordedParts ?? 0)) return;
         parts.push({
           carrier: route?.receiptCarrier ?? carrier,
           carrier_message_id: carrierMessageId,
@@ -120,7 +134,84 @@ export function recordAcceptances(ctx: AppContext, acceptances: readonly Accepta
     await insertRows(trx, "sandbox_messages", inbox);
     await recordMessageEvents(trx, ctx, events);
     for (const receipt of receipts) await recordReceipt(trx, ctx, now, receipt);
+    for (const { row, carrierMessageIds } of ending) {
+      await applyReportedParts(trx, ctx, now, row.id, carrierMessageIds);
+    }
     return recorded;
+  });
+}
+
+/** Locks a message's parts (for `recordAcceptances`) and answers their status. */
+const lockPartsOf = prepareQuery<{ messageId: string }, Pick<CarrierMessagesTable, "status">>((db, param) =>
+  db
+    .updateTable("carrier_messages")
+    .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+    .where("message_id", "=", param("messageId"))
+    .returning("status"),
+);
+
+/**
+ * The parts of a long message the carrier accepted on earlier tries of a queued message, in
+ * order, for its next try.
+ */
+export async function carriedPartsOf(ctx: AppContext, messageId: string): Promise<CarriedPart[]> {
+  const { rows } = await carriedParts.execute(ctx.db, { messageId });
+  return rows.map((row) => ({
+    part: row.part,
+    carrierMessageId: row.carrier_message_id,
+    receiptCarrier: row.carrier,
+  }));
+}
+
+const carriedParts = prepareQuery<
+  { messageId: string },
+  Pick<CarrierMessagesTable, "part" | "carrier_message_id" | "carrier">
+>((db, param) =>
+  db
+    .selectFrom("carrier_messages")
+    .select(["part", "carrier_message_id", "carrier"])
+    .where("message_id", "=", param("messageId"))
+    .orderBy("part"),
+);
+
+/**
+ * A part of a long message the carrier accepted while later parts are still to go: kept with
+ * the route that took it, before the next part is sent, so that no later try sends it again.
+ * Answers false, recording nothing, when the lease was lost (the message is not ours to send).
+ */
+export async function recordCarriedPart(
+  ctx: AppContext,
+  lease: Lease,
+  carrier: string,
+  part: CarriedPart,
+  route: AcceptingRoute,
+): Promise<boolean> {
+  const now = isoNow(ctx.clock);
+  return inTransaction(ctx, async (trx) => {
+    // The message's row first, as failing or accepting it takes it: whoever comes second sees
+    // what the first did.
+    const held = await trx
+      .updateTable("messages")
+      .set({ carrier, route: route.name, updated_at: now })
+      .where("id", "=", lease.messageId)
+      .where("status", "=", "queued")
+      .where("lease_owner", "=", lease.owner)
+      .returning("id")
+      .executeTakeFirst();
+    if (!held) return false;
+    await trx
+      .insertInto("carrier_messages")
+      .values({
+        carrier: part.receiptCarrier,
+        carrier_message_id: part.carrierMessageId,
+        message_id: lease.messageId,
+        part: part.part,
+        status: "submitted",
+        error_code: null,
+        updated_at: now,
+      })
+      .execute();
+    return true;
   });
 }
 
@@ -289,8 +380,11 @@ export async function scheduleRetry(
 }
 
 /**
- * The message was never accepted and never will be: it fails and its charge goes back through
- * the ledger, in one transaction. Only a queued message can fail, so the refund happens once.
+ * The message will never be accepted whole. If the carrier took none of it, it fails and its
+ * charge goes back through the ledger. If it took some parts of a long message, those went out:
+ * the message ends `undelivered`, charged for the parts carried, and the parts that never left
+ * are refunded (docs/money.md). One transaction; only a queued message ends here, so the refund
+ * happens once.
  */
 export async function failMessage(
   ctx: AppContext,
@@ -319,18 +413,79 @@ export async function failMessage(
     if (owner !== undefined) update = update.where("lease_owner", "=", owner);
     const failed = await update.returningAll().executeTakeFirst();
     if (!failed) return false;
-    // Only a message no carrier accepted fails, so it has no carrier message ids.
-    await recordMessageEvent(trx, ctx, "sms.failed", failed, []);
-    const cost = Number(failed.cost);
-    if (cost > 0) {
-      await applyLedgerChange(trx, ctx.clock, {
-        accountId: failed.account_id,
-        environment: failed.environment,
-        amount: cost,
-        reason: `${failed.channel}_refund`,
-        reference: messageId,
-      });
+    // The row is locked now: a part recorded while it was queued is among these.
+    const { rows: carried } = await carriedParts.execute(trx, { messageId });
+    if (carried.length > 0) {
+      await endPartlyCarried(
+        trx,
+        ctx,
+        now,
+        failed,
+        carried.map((part) => part.carrier_message_id),
+        error,
+      );
+      return true;
     }
+    await recordMessageEvent(trx, ctx, "sms.failed", failed, []);
+    await refund(trx, ctx, failed, Number(failed.cost));
     return true;
+  });
+}
+
+/**
+ * A long message of which the carrier took only the first `carrierMessageIds.length` parts:
+ * `undelivered`, since the handset cannot put it together, with the reason the rest did not go;
+ * charged for the parts that went out, the others refunded.
+ */
+async function endPartlyCarried(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  now: string,
+  message: MessagesTable,
+  carrierMessageIds: string[],
+  error: { code: string; message: string },
+) {
+  const parts = Math.max(message.segments, carrierMessageIds.length);
+  const carried = carrierMessageIds.length;
+  const cost = Number(message.cost);
+  const charged = chargeForParts(cost, parts, carried);
+  const went =
+    carried === 1
+      ? `Part 1 of ${parts} went out and is charged`
+      : `Parts 1 to ${carried} of ${parts} went out and are charged`;
+  const ended = await trx
+    .updateTable("messages")
+    .set({
+      status: "undelivered",
+      failed_at: null,
+      undelivered_at: now,
+      cost: charged,
+      error_message: `${error.message} ${went}; the rest, never sent, was refunded.`,
+    })
+    .where("id", "=", message.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordMessageEvent(trx, ctx, "sms.undelivered", ended, carrierMessageIds);
+  await refund(trx, ctx, ended, cost - charged);
+}
+
+/**
+ * What `carried` of a message's `parts` cost, of its whole `cost`: each part its equal share
+ * (a message is priced per part), rounded down to the 1/10,000 rupee.
+ */
+export function chargeForParts(cost: number, parts: number, carried: number): number {
+  if (parts <= 0 || carried >= parts) return cost;
+  return Math.floor((cost * carried) / parts);
+}
+
+/** Gives `amount` of a message's charge back through the ledger, in the caller's transaction. */
+async function refund(trx: Transaction<Database>, ctx: AppContext, message: MessagesTable, amount: number) {
+  if (amount <= 0) return;
+  await applyLedgerChange(trx, ctx.clock, {
+    accountId: message.account_id,
+    environment: message.environment,
+    amount,
+    reason: `${message.channel}_refund`,
+    reference: message.id,
   });
 }

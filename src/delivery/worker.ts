@@ -7,8 +7,24 @@ import { tryUnseal } from "../otp/codes.js";
 import { startOtpExpirySweep } from "../otp/expiry.js";
 import { sendDueFallbacks } from "../otp/fallback.js";
 import { startWebhookDispatcher } from "../webhooks/dispatcher.js";
-import type { Carrier, Carriers, OtpDetails, OutboundMessage, SendResult } from "./carrier.js";
-import { type Acceptance, acceptancesInBursts, failMessage, type Lease, scheduleRetry } from "./status.js";
+import type {
+  CarriedPart,
+  Carrier,
+  Carriers,
+  OtpDetails,
+  OutboundMessage,
+  PartRecorder,
+  SendResult,
+} from "./carrier.js";
+import {
+  type Acceptance,
+  acceptancesInBursts,
+  carriedPartsOf,
+  failMessage,
+  type Lease,
+  recordCarriedPart,
+  scheduleRetry,
+} from "./status.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./worker-options.js";
 
 const MAX_BACKOFF_SECONDS = 300;
@@ -136,7 +152,10 @@ async function deliver(
 ): Promise<void> {
   const lease: Lease = { messageId: row.id, owner };
   const carrier = carrierFor(carriers, row);
-  const outbound = toOutbound(ctx, row);
+  // Only live SMS goes out part by part (SMPP): a long one may have parts carried on earlier tries.
+  const carriedParts =
+    row.segments > 1 && row.environment === "live" ? await carriedPartsOf(ctx, row.id) : [];
+  const outbound = toOutbound(ctx, row, carriedParts);
   if (!outbound) {
     // Sealed under another server secret (DAKIYA_SECRET changed while it was queued): it can
     // never be read, so it fails, refunded, rather than being tried again forever.
@@ -165,8 +184,20 @@ async function deliver(
     );
     return;
   }
+  let recordedParts = carriedParts.length;
+  const recordPart: PartRecorder = async (part, route) => {
+    if (!carrier) return false;
+    const kept = await recordCarriedPart(ctx, lease, carrier.name, part, route);
+    if (kept) recordedParts += 1;
+    else
+      ctx.log.warn(
+        { message_id: row.id, part: part.part },
+        "part accepted by the carrier after its lease was lost",
+      );
+    return kept;
+  };
   const result: SendResult = carrier
-    ? await carrier.send(outbound).catch((error: unknown) => {
+    ? await carrier.send(outbound, recordPart).catch((error: unknown) => {
         ctx.log.warn({ err: error, message_id: row.id, carrier: carrier.name }, "carrier send threw");
         return {
           outcome: "retryable",
@@ -183,7 +214,7 @@ async function deliver(
   if (result.outcome === "accepted") {
     if (!carrier) return;
     const { outcome: _, ...accepted } = result;
-    const recorded = await accept({ message: row, owner, carrier: carrier.name, ...accepted });
+    const recorded = await accept({ message: row, owner, carrier: carrier.name, ...accepted, recordedParts });
     if (!recorded)
       ctx.log.warn({ message_id: row.id }, "message accepted by the carrier after its lease was lost");
     return;
@@ -208,7 +239,11 @@ export function backoffSeconds(attempts: number, atLeast = 0): number {
 }
 
 /** What the carrier gets; `undefined` when the message's sealed part cannot be opened. */
-function toOutbound(ctx: AppContext, row: ClaimedMessage): OutboundMessage | undefined {
+function toOutbound(
+  ctx: AppContext,
+  row: ClaimedMessage,
+  carriedParts: CarriedPart[],
+): OutboundMessage | undefined {
   // An OTP message's real text and code travel sealed; the stored text has the code masked.
   const opened = row.sealed ? tryUnseal(ctx.secret, row.sealed) : undefined;
   if (row.sealed && opened === undefined) return undefined;
@@ -227,6 +262,7 @@ function toOutbound(ctx: AppContext, row: ClaimedMessage): OutboundMessage | und
     segments: row.segments,
     ...(sealed ? { otp: sealed.otp } : {}),
     ...(sealed?.avoidRoutes ? { avoidRoutes: sealed.avoidRoutes } : {}),
+    ...(carriedParts.length > 0 ? { carriedParts } : {}),
   };
 }
 

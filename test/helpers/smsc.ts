@@ -71,7 +71,7 @@ export interface ReceivedSubmit {
   receivedAt: number;
   /** Answer: set just after `options.answer` runs (still 0/undefined inside it). */
   commandStatus: number;
-  /** "smsc-<n>" when answered ESME_ROK, else undefined. */
+  /** "smsc-<n>" when answered ESME_ROK, else undefined (also when withheld). */
   messageId: string | undefined;
   /** True once the submit_sm_resp has been written (after `responseDelayMs`). */
   responded: boolean;
@@ -114,6 +114,8 @@ export interface TestSmscOptions {
   messageId?: (index: number) => string;
   /** Delay before each submit_sm_resp. */
   responseDelayMs?: number;
+  /** Submits never answered, as if the submit_sm_resp were lost (index as for `answer`). */
+  withhold?: (submit: ReceivedSubmit, index: number) => boolean;
 }
 
 export interface TestSmsc {
@@ -362,6 +364,7 @@ export async function startTestSmsc(options: TestSmscOptions = {}): Promise<Test
     };
     const index = submits.length;
     submits.push(submit);
+    if (options.withhold?.(submit, index)) return;
     const status = options.answer?.(submit, index) ?? errors.ESME_ROK;
     submit.commandStatus = status;
     if (status === errors.ESME_ROK) submit.messageId = messageIdFor(index);

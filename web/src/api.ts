@@ -86,7 +86,10 @@ export interface Message {
   delivered_at: string | null;
   undelivered_at: string | null;
   failed_at: string | null;
-  /** The charge given back when the message failed; `null` for a message that was not refunded. */
+  /**
+   * The charge given back: all of it when the message failed, the parts never sent of a long
+   * message only partly sent; `null` for a message that was not refunded.
+   */
   refund: Refund | null;
 }
 

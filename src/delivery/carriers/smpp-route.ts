@@ -1,8 +1,8 @@
-import { randomInt } from "node:crypto";
+import { createHash } from "node:crypto";
 import smpp, { type OutgoingPdu } from "smpp";
 import { splitSms, toGsm7Septets } from "../../dlt/encoding.js";
 import type { Logger } from "../../logger.js";
-import type { OutboundMessage, Receipt } from "../carrier.js";
+import type { OutboundMessage, PartRecorder, Receipt } from "../carrier.js";
 import type { CarrierMeter, RouteState, SubmitOutcome } from "../carrier-meter.js";
 import { CircuitBreaker } from "./circuit-breaker.js";
 import { RateLimiter, Window } from "./flow-control.js";
@@ -34,16 +34,22 @@ interface Link {
 
 /** How one message went on one route. */
 export type RouteAttempt =
+  /** Every part was accepted: one id per part, from part 1 (the parts carried before included). */
   | { kind: "accepted"; carrierMessageIds: string[] }
-  /** The SMSC refused a part for good. */
-  | { kind: "refused"; status: string }
-  /** A temporary error status, or no answer (`status` undefined): `partial` when earlier parts were accepted. */
+  /** The SMSC refused part `part` of `parts` for good. */
+  | { kind: "refused"; status: string; part: number; parts: number }
+  /**
+   * A temporary error status, or no answer (`status` undefined): `partial` when earlier parts
+   * were accepted, on this try or before.
+   */
   | {
       kind: "temporary";
       status: string | undefined;
       reason: "status" | "timeout" | "dropped";
       partial: boolean;
-    };
+    }
+  /** A part was accepted, but the message is no longer this delivery's to send: it stopped there. */
+  | { kind: "abandoned" };
 
 export interface SmppRouteDeps {
   log: Logger;
@@ -123,18 +129,30 @@ export class SmppRouteLink {
   }
 
   /**
-   * Sends a message's parts in order, the first in the window place the caller holds (the place
-   * is released before this returns). Stops at the first part not accepted.
+   * Sends a message's parts in order, from the first not carried before, the first in the
+   * window place the caller holds (the place is released before this returns). Stops at the
+   * first part not accepted. Each part accepted while more are to go is recorded through
+   * `recordPart` before the next is sent, so no try, in this process or after a restart, sends
+   * an accepted part again.
    */
-  async send(message: OutboundMessage): Promise<RouteAttempt> {
-    const ids: string[] = [];
+  async send(message: OutboundMessage, recordPart?: PartRecorder): Promise<RouteAttempt> {
+    const parts = this.#submitParts(message);
+    const ids = (message.carriedParts ?? []).map((part) => part.carrierMessageId);
+    if (ids.length >= parts.length) {
+      // Nothing left to send (never so: the last part is recorded with the acceptance).
+      this.#window.release();
+      this.breaker.abandon();
+      return { kind: "accepted", carrierMessageIds: ids };
+    }
     let holding = true;
     try {
-      for (const part of this.#submitParts(message)) {
+      for (let index = ids.length; index < parts.length; index++) {
         if (!holding) await this.#window.acquire();
         holding = true;
         const session = this.#transmitter();
-        const answer: Answer = session ? await this.#submit(session, part) : { lost: "dropped" };
+        const answer: Answer = session
+          ? await this.#submit(session, parts[index] as SubmitSmFields)
+          : { lost: "dropped" };
         this.#window.release();
         holding = false;
         const partial = ids.length > 0;
@@ -149,7 +167,14 @@ export class SmppRouteLink {
         const status = response.command_status;
         if (status === errors.ESME_ROK) {
           this.#meter("accepted");
-          ids.push(String(response.message_id));
+          this.breaker.succeeded();
+          const carrierMessageId = String(response.message_id);
+          ids.push(carrierMessageId);
+          if (recordPart && index < parts.length - 1) {
+            const route = { name: this.name, receiptCarrier: this.receiptCarrier };
+            const part = { part: index + 1, carrierMessageId, receiptCarrier: this.receiptCarrier };
+            if (!(await recordPart(part, route))) return { kind: "abandoned" };
+          }
           continue;
         }
         const name = statusName(status);
@@ -162,12 +187,11 @@ export class SmppRouteLink {
         this.#meter("permanent_error");
         // The SMSC answered: the route works, the message is what it refuses.
         this.breaker.succeeded();
-        return { kind: "refused", status: name };
+        return { kind: "refused", status: name, part: index + 1, parts: parts.length };
       }
     } finally {
       if (holding) this.#window.release();
     }
-    this.breaker.succeeded();
     return { kind: "accepted", carrierMessageIds: ids };
   }
 
@@ -331,7 +355,7 @@ export class SmppRouteLink {
     const parts = splitSms(message.text);
     if (parts.length === 1)
       return [{ ...base, esmClass: 0, shortMessage: encode(message.text, message.encoding) }];
-    const reference = randomInt(256);
+    const reference = concatenationReference(message.id);
     return parts.map((part, index) => ({
       ...base,
       esmClass: ESM_CLASS_UDHI,
@@ -346,6 +370,14 @@ export class SmppRouteLink {
 /** A submit's response, or why none came: no answer in time, or the connection went first. */
 type Answer = { pdu: Pdu } | { lost: "timeout" | "dropped" };
 type PendingSettle = ((answer: Answer) => void) & { session: Session };
+
+/**
+ * The reference number that ties a long message's parts together on the handset: drawn from the
+ * message id, so a part sent on a later try joins the parts that went before it.
+ */
+export function concatenationReference(messageId: string): number {
+  return createHash("sha256").update(messageId).digest()[0] as number;
+}
 
 function encode(text: string, encoding: OutboundMessage["encoding"]): Buffer {
   return encoding === "gsm7" ? toGsm7Septets(text) : Buffer.from(text, "utf16le").swap16();

@@ -1,6 +1,6 @@
 import type { Logger } from "../../logger.js";
 import { RecentMap } from "../../recent-map.js";
-import type { Carrier, OutboundMessage, Receipt, SendResult } from "../carrier.js";
+import type { Carrier, OutboundMessage, PartRecorder, Receipt, SendResult } from "../carrier.js";
 import { type CarrierMeter, type RouteState, unmetered } from "../carrier-meter.js";
 import { RouteOrder } from "./route-selection.js";
 import type { SmppRoute } from "./smpp-config.js";
@@ -39,7 +39,8 @@ export interface SmppCarrierDeps {
  * the lowest priority (weights share equal priorities); it moves to the next route when its
  * route's window stays full past the route's wait, or the route answers a temporary error or
  * nothing at all. A permanent refusal fails it on the spot. It is on one route at a time, and
- * reaches a second only when the first never answered (which may then have sent it).
+ * reaches a second only when the first never answered (which may then have sent it). The rest of
+ * a long message whose first parts were carried goes only to routes of the same SMSC account.
  */
 export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrierDeps): SmppCarrier {
   const log = deps.log.child({ carrier: SMPP_CARRIER });
@@ -155,18 +156,27 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
   return {
     name: SMPP_CARRIER,
     start,
-    async send(message: OutboundMessage): Promise<SendResult> {
+    async send(message: OutboundMessage, recordPart?: PartRecorder): Promise<SendResult> {
       start();
       await waitForAnyBind(BIND_WAIT_MS);
       const skip = new Set(message.avoidRoutes ?? []);
+      // Parts carried before came back under their SMSC account's receipts: the rest joins them.
+      const account = message.carriedParts?.[0]?.receiptCarrier;
+      if (account !== undefined) {
+        for (const link of links) if (link.receiptCarrier !== account) skip.add(link.name);
+      }
       let last: SendResult | undefined;
       for (;;) {
         const link = await takeRoute(skip);
         if (!link) break;
         skip.add(link.name);
-        const attempt = await link.send(message);
+        const attempt = await link.send(message, (part, route) => {
+          remember(link, [part.carrierMessageId]);
+          return recordPart ? recordPart(part, route) : Promise.resolve(true);
+        });
         if (attempt.kind === "accepted") {
-          remember(link, attempt.carrierMessageIds);
+          // The parts before the last were remembered as they were recorded.
+          remember(link, attempt.carrierMessageIds.slice(-1));
           return {
             outcome: "accepted",
             carrierMessageIds: attempt.carrierMessageIds,
@@ -174,14 +184,23 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
           };
         }
         if (attempt.kind === "refused") {
+          const what = attempt.parts > 1 ? `part ${attempt.part} of ${attempt.parts}` : "the message";
           return {
             outcome: "permanent",
             errorCode: attempt.status.toLowerCase(),
-            errorMessage: `The SMSC refused the message: ${attempt.status}.`,
+            errorMessage: `The SMSC refused ${what}: ${attempt.status}.`,
+          };
+        }
+        if (attempt.kind === "abandoned") {
+          return {
+            outcome: "retryable",
+            errorCode: "lease_lost",
+            errorMessage: "The message was taken over by another delivery while it was being sent.",
           };
         }
         last = temporaryResult(attempt);
-        // Parts already accepted here stay here: the message is tried again whole, later.
+        // Parts already accepted stay where they went: the message goes back to the queue, and
+        // its next try sends the parts not yet accepted.
         if (attempt.partial) return last;
         log.debug(
           { message_id: message.id, route: link.name, error: last.errorCode },

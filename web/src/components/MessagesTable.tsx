@@ -51,9 +51,22 @@ export function MessagesTable({ messages, caption }: { messages: Message[]; capt
   );
 }
 
-/** The charge; a refunded one struck through, with the refund beside it. */
+/**
+ * The charge; one refunded whole (a failed message) struck through, with the refund beside it,
+ * and one refunded in part (a long message only partly sent) with the amount that went back.
+ */
 export function Cost({ message }: { message: Message }) {
   if (!message.refund) return <>{formatInr(message.cost)}</>;
+  if (message.status !== "failed") {
+    return (
+      <span
+        title={`${formatInr(message.refund.amount)} refunded ${formatDateTime(message.refund.refunded_at)}`}
+      >
+        {formatInr(message.cost)}{" "}
+        <span className="refund-tag">{formatInr(message.refund.amount)} refunded</span>
+      </span>
+    );
+  }
   return (
     <span
       className="cost-refunded"

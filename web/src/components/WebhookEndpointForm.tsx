@@ -13,7 +13,7 @@ import { Field, FieldError } from "./Field";
 const EVENT_EXPLANATIONS: Record<WebhookEventType, string> = {
   "sms.submitted": "A carrier accepted the message",
   "sms.delivered": "A receipt says delivered",
-  "sms.undelivered": "A receipt says not delivered",
+  "sms.undelivered": "A receipt says not delivered, or a long SMS went out only in part",
   "sms.failed": "Failed for good, and refunded",
   "otp.sent": "A passcode went out (send, resend or fallback)",
   "otp.verified": "The right code was entered",
