@@ -18,7 +18,7 @@ import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js
 import { RequestLogController } from "./http/request-log.js";
 import { lazyRequestLogger } from "./http/request-logger.js";
 import { addRouteOnRequest, BODY_METHODS, takesBody } from "./http/route-hooks.js";
-import { answerFrameworkError, registerTextSafety } from "./http/text-safety.js";
+import { answerFrameworkError, registerTextSafety, registerUtf8Json } from "./http/text-safety.js";
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
 import { DEFAULT_WEB_ROOT, registerWeb } from "./http/web.js";
@@ -59,6 +59,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerErrorHandling(app, pageFallback);
   registerValidation(app);
   registerTextSafety(app);
+  registerUtf8Json(app);
   registerRequestIdHeader(app);
   registerMetrics(app, ctx);
   registerApiKeyAuth(app, ctx);
