@@ -18,7 +18,7 @@ import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js
 import { RequestLogController } from "./http/request-log.js";
 import { lazyRequestLogger } from "./http/request-logger.js";
 import { addRouteOnRequest, BODY_METHODS, takesBody } from "./http/route-hooks.js";
-import { answerFrameworkError, registerTextSafety } from "./http/text-safety.js";
+import { answerFrameworkError, registerTextSafety, registerUtf8Json } from "./http/text-safety.js";
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
 import { DEFAULT_WEB_ROOT, registerWeb } from "./http/web.js";
@@ -48,6 +48,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     logController: new RequestLogController(),
     childLoggerFactory: lazyRequestLogger,
     clientErrorHandler: createClientErrorHandler(ctx.log),
+    ...requestTimeouts(ctx.requestTimeoutMs),
     // Behind a reverse proxy, the client's address and scheme come from its X-Forwarded-* headers.
     trustProxy: ctx.trustedProxies.length > 0 ? ctx.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -59,6 +60,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerErrorHandling(app, pageFallback);
   registerValidation(app);
   registerTextSafety(app);
+  registerUtf8Json(app);
   registerRequestIdHeader(app);
   registerMetrics(app, ctx);
   registerApiKeyAuth(app, ctx);
@@ -80,6 +82,23 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   sandboxRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   return app;
+}
+
+/**
+ * A request must arrive whole, headers and body, within `requestTimeoutMs`: one that stops coming
+ * is answered 408 in the error envelope (`clientErrorHandler`) and its connection closed, instead
+ * of holding a connection and a request in flight for ever. Node looks for late requests every
+ * `connectionsCheckingInterval` (30 s by its default, too coarse for a limit of seconds): a tenth
+ * of the limit here, from 50 ms to 5 s. The time a handler takes to answer is not limited.
+ */
+function requestTimeouts(requestTimeoutMs: number) {
+  return {
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(requestTimeoutMs, 60_000),
+      connectionsCheckingInterval: Math.min(5_000, Math.max(50, Math.round(requestTimeoutMs / 10))),
+    },
+  };
 }
 
 /** Bodies are JSON only (API.md §1): anything else on a POST is 415, even with no body at all. */

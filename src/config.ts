@@ -59,7 +59,12 @@ export interface Config {
   metricsListener: MetricsListenerConfig | undefined;
   /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); empty: none. */
   trustedProxies: string[];
+  /** The longest a request may take to arrive whole, headers and body (REQUEST_TIMEOUT_MS); then 408. */
+  requestTimeoutMs: number;
 }
+
+/** 1 MiB (a batch) arrives well within a minute even at 20 KB/s; a client that stopped sending is let go after it. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** Requests a minute, per key or by default: 1 million is about 16,700 a second. */
 export const MAX_RATE_LIMIT = 1_000_000;
@@ -111,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundWebhooks: parseWebhookSettings(env),
     metricsListener: parseMetricsListener(env, env.HOST || "127.0.0.1"),
     trustedProxies: parseTrustedProxies(env),
+    requestTimeoutMs: integerFromEnv(env, "REQUEST_TIMEOUT_MS", DEFAULT_REQUEST_TIMEOUT_MS, 100, 3_600_000),
     worker: {
       batchSize: integerFromEnv(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
       leaseSeconds: integerFromEnv(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),

@@ -51,6 +51,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY). */
   trustedProxies: string[];
+  /** The longest a request may take to arrive whole (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     shuttingDown: false,
     metrics,
     trustedProxies: config.trustedProxies,
+    requestTimeoutMs: config.requestTimeoutMs,
     close: () => db.destroy(),
   };
   return ctx;

@@ -14,6 +14,7 @@ describe("configuration from the environment", () => {
       prices: { sms: 2_500 },
       maxVariableLength: 30,
       idempotencyLockSeconds: 60,
+      requestTimeoutMs: 60_000,
       worker: { batchSize: 50, leaseSeconds: 30, pollIntervalMs: 250, maxAttempts: 8 },
       smpp: undefined,
     });
@@ -28,6 +29,8 @@ describe("configuration from the environment", () => {
     [{ PRICE_SMS_SEGMENT: "0.12345" }, /PRICE_SMS_SEGMENT/],
     [{ WORKER_BATCH_SIZE: "0" }, /WORKER_BATCH_SIZE/],
     [{ IDEMPOTENCY_LOCK_SECONDS: "0" }, /IDEMPOTENCY_LOCK_SECONDS/],
+    [{ REQUEST_TIMEOUT_MS: "0" }, /REQUEST_TIMEOUT_MS/],
+    [{ REQUEST_TIMEOUT_MS: "30s" }, /REQUEST_TIMEOUT_MS/],
     [{ SMPP_URL: "http://x:y@h:1" }, /SMPP_URL/],
     [{ SMPP_URL: "smpp://host:2775" }, /system_id/],
     [{ SMPP_URL: "not a url" }, /SMPP_URL/],

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyseSms, isGsm7, splitSms, toGsm7Septets } from "../src/dlt/encoding.js";
+import { DEFAULT_PRICES, priceOf } from "../src/sms/pricing.js";
 
 const BASIC =
   "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ" +
@@ -12,6 +14,9 @@ const EMOJI = "😀";
 
 const a = (n: number) => "a".repeat(n);
 const deva = (n: number) => "अ".repeat(n);
+
+const graphemes = new Intl.Segmenter("und", { granularity: "grapheme" });
+const clustersOf = (text: string) => Array.from(graphemes.segment(text), ({ segment }) => segment);
 
 /** Checks the invariants every split must hold and returns the parts. */
 function checkedSplit(text: string): string[] {
@@ -226,11 +231,143 @@ describe("splitSms", () => {
         const measure = (s: string) => (gsm ? analyseSms(s).units : s.length);
         for (let p = 1; p < parts.length; p++) {
           const previous = measure(parts[p - 1] ?? "");
-          const cost = measure([...(parts[p] ?? "")][0] ?? "");
+          const cost = measure(clustersOf(parts[p] ?? "")[0] ?? "");
           expect(previous + cost).toBeGreaterThan(capacity);
         }
       }
     }
+  });
+});
+
+describe("splitSms: grapheme clusters", () => {
+  const FLAG = "🇮🇳";
+  const THUMB = "👍🏽";
+  const FAMILY = "👨‍👩‍👧‍👦";
+  const KSHA = "क्ष";
+
+  /** The parts' boundaries, and whether each falls between two grapheme clusters of the whole text. */
+  function expectNoClusterSplit(text: string, parts: string[]): void {
+    const boundaries = new Set<number>();
+    let offset = 0;
+    for (const cluster of clustersOf(text)) {
+      boundaries.add(offset);
+      offset += cluster.length;
+    }
+    let end = 0;
+    for (const part of parts.slice(0, -1)) {
+      end += part.length;
+      expect(boundaries.has(end), `a cut at ${end} of ${JSON.stringify(text)}`).toBe(true);
+    }
+  }
+
+  it.each([
+    ["a flag", FLAG, 65],
+    ["an emoji with a skin tone", THUMB, 65],
+    ["a ZWJ family", FAMILY, 60],
+    ["a Devanagari conjunct", KSHA, 65],
+    ["a rainbow flag (emoji, variation selector, ZWJ)", "🏳️‍🌈", 64],
+    ["an e with a combining acute", "e\u0301", 66],
+  ])("moves %s straddling the 67-unit boundary whole to the next part", (_name, cluster, before) => {
+    // The cluster's first code unit fits in the first part, the rest does not.
+    expect(before).toBeLessThan(67);
+    expect(before + cluster.length).toBeGreaterThan(67);
+    const text = `${deva(before)}${cluster}${deva(40)}`;
+    const parts = checkedSplit(text);
+    expect(parts).toEqual([deva(before), `${cluster}${deva(40)}`]);
+    expect(analyseSms(text).segments).toBe(2);
+  });
+
+  it("counts the part a moved cluster adds, and prices it", () => {
+    // 65 + 4 + 65 = 134 units: 2 parts by length, but the flag moves whole → 65 | 4+63 | 2.
+    const text = `${deva(65)}${FLAG}${deva(65)}`;
+    expect(text.length).toBe(134);
+    expect(analyseSms(text)).toEqual({ encoding: "ucs2", units: 134, segments: 3 });
+    expect(checkedSplit(text)).toEqual([deva(65), `${FLAG}${deva(63)}`, deva(2)]);
+    expect(priceOf(DEFAULT_PRICES, "sms", analyseSms(text).segments)).toBe(3 * DEFAULT_PRICES.sms);
+  });
+
+  it("keeps CR LF in one part, in GSM-7 and in UCS-2", () => {
+    expect(checkedSplit(`${a(152)}\r\n${a(20)}`)).toEqual([a(152), `\r\n${a(20)}`]);
+    expect(analyseSms(`${a(152)}\r\n${a(20)}`)).toEqual({ encoding: "gsm7", units: 174, segments: 2 });
+    expect(checkedSplit(`${"ç".repeat(66)}\r\n${a(20)}`)).toEqual(["ç".repeat(66), `\r\n${a(20)}`]);
+    expect(checkedSplit(`${deva(66)}\r\n${a(20)}`)).toEqual([deva(66), `\r\n${a(20)}`]);
+  });
+
+  it("cuts a cluster longer than a whole part between code points", () => {
+    // A letter under 100 combining marks is one cluster of 101 units: no part can hold it.
+    const zalgo = `a${"\u0301".repeat(100)}`;
+    const text = `${deva(10)}${zalgo}${deva(10)}`;
+    const parts = checkedSplit(text);
+    expect(parts).toEqual([deva(10), zalgo.slice(0, 67), `${zalgo.slice(67)}${deva(10)}`]);
+    // Of emoji too, never inside a surrogate pair.
+    const thumbs = `x${"👍".repeat(40)}`;
+    expect(clustersOf(`${thumbs}`)).toHaveLength(41);
+    const tones = `👍${"🏽".repeat(40)}`;
+    expect(clustersOf(tones)).toHaveLength(1);
+    expect(checkedSplit(`${a(1)}${tones}`).map((part) => part.length)).toEqual([1, 66, 16]);
+  });
+
+  // Clusters that each fit in a part, and the usual text around them.
+  const cluster = fc.oneof(
+    fc.constantFrom(...BASIC, ...EXTENSION, "\r\n"),
+    fc.constantFrom("अ", "कि", "हिं", KSHA, "त्र", "ज्ञ", "श्र", "स्त्रि", "न्दी", "द्ध", "क्", "ङ्क्ष्व", "க்ஷ", "ক্ষ"),
+    fc.constantFrom(
+      "😀",
+      THUMB,
+      "👩🏾‍💻",
+      FAMILY,
+      "🧑‍🤝‍🧑",
+      "🏳️‍🌈",
+      "❤️",
+      "1️⃣",
+      FLAG,
+      "🇺🇸",
+      "🇮",
+      "🏽",
+      "\u200d",
+      "e\u0301",
+      "©",
+      "®",
+      "😀\u200d©",
+    ),
+    fc.constantFrom("“", "’", "—", "₹", "ç", "\t", "\u0600", "한", "ᄀ", "ᅡ", "ᆨ"),
+    fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }),
+  );
+  const texts = (weights: { gsm: number; other: number }) =>
+    fc
+      .array(
+        fc.oneof(
+          { arbitrary: fc.constantFrom(...BASIC, "\r\n"), weight: weights.gsm },
+          { arbitrary: cluster, weight: weights.other },
+        ),
+        {
+          maxLength: 400,
+          size: "max",
+        },
+      )
+      .map((pieces) => pieces.join(""));
+
+  it("never splits a grapheme cluster, joins back, fits each part and counts what it prices (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(texts({ gsm: 1, other: 1 }), texts({ gsm: 8, other: 1 }), texts({ gsm: 1, other: 0 })),
+        (text) => {
+          const analysis = analyseSms(text);
+          const parts = checkedSplit(text);
+          expectNoClusterSplit(text, parts);
+          // The count a send answers with and is charged for is the number of parts submitted.
+          expect(priceOf(DEFAULT_PRICES, "sms", analysis.segments)).toBe(parts.length * DEFAULT_PRICES.sms);
+          // Packed greedily: the first cluster of each next part would not have fitted in the one before.
+          const gsm = analysis.encoding === "gsm7";
+          const measure = (s: string) => (gsm ? analyseSms(s).units : s.length);
+          for (let p = 1; p < parts.length; p++) {
+            const next = clustersOf(parts[p] ?? "")[0] ?? "";
+            expect(measure(parts[p - 1] ?? "") + measure(next)).toBeGreaterThan(gsm ? 153 : 67);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -1,9 +1,12 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import type { AppContext } from "../src/context.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import { openTestContext } from "./helpers/context.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
+import { createAccountWithKey } from "./helpers/fixtures.js";
+import { addProbeRoutes } from "./helpers/probe-routes.js";
 import { type RawResponse, rawExchange } from "./helpers/raw-http.js";
 
 /**
@@ -138,5 +141,85 @@ describe("requests the HTTP parser refuses", () => {
     await rawExchange(server.url, "HELLO\r\n\r\n");
     const response = await fetch(`${server.url}/healthz`);
     expect(response.status).toBe(200);
+  });
+});
+
+describe("a request that does not arrive in time", () => {
+  const TIMEOUT_MS = 600;
+  let database: TestDatabase;
+  let ctx: AppContext;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+    ctx = await openTestContext(database.url, { env: { REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    const app = await buildApp(ctx);
+    addProbeRoutes(app, ctx);
+    server = await startServer(app, ctx, { host: "127.0.0.1", port: 0 });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  const stalls: Array<{ name: string; bytes: string }> = [
+    {
+      name: "a body that stops coming, the connection left open",
+      bytes:
+        "POST /dashboard/api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+        'Content-Length: 40\r\n\r\n{"email":',
+    },
+    {
+      name: "headers that never end",
+      bytes: "POST /dashboard/api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n",
+    },
+  ];
+
+  for (const { name, bytes } of stalls) {
+    it(`${name}: 408 in the envelope after REQUEST_TIMEOUT_MS, then the connection closes`, async () => {
+      const started = performance.now();
+      const exchange = await rawExchange(server.url, bytes, { timeoutMs: 8_000 });
+      const elapsed = performance.now() - started;
+      expect(exchange.closedByServer, exchange.text).toBe(true);
+      expect(exchange.responses, exchange.text).toHaveLength(1);
+      const response = exchange.responses[0];
+      expect(response?.status).toBe(408);
+      expect(response?.headers.connection).toBe("close");
+      const body = JSON.parse(response?.body ?? "{}") as { error: Record<string, unknown> };
+      expect(body.error).toMatchObject({
+        code: "invalid_request",
+        request_id: response?.headers["x-request-id"],
+      });
+      expect(body.error.message).toMatch(/in time/);
+      expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      expect(elapsed).toBeLessThan(TIMEOUT_MS + 4_000);
+    });
+  }
+
+  it("leaves an idle keep-alive connection open between two requests", async () => {
+    const { port } = new URL(server.url);
+    const socket = connect({ host: "127.0.0.1", port: Number(port) });
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+    });
+    const request = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    socket.write(request);
+    await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 3));
+    socket.write(request);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.destroy();
+    expect(received.match(/HTTP\/1\.1 \d{3}/g), received).toEqual(["HTTP/1.1 200", "HTTP/1.1 200"]);
+  });
+
+  it("does not cut off a request that arrived, however long its answer takes", async () => {
+    const { secret } = await createAccountWithKey(ctx, "sandbox", 100_000);
+    const response = await fetch(`${server.url}/v2/probe/charges`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ amount: "1.0000", delay_ms: TIMEOUT_MS * 2 }),
+    });
+    expect(response.status).toBe(201);
   });
 });

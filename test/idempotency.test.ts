@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeBalance } from "../src/accounts/ledger.js";
 import type { AppContext } from "../src/context.js";
@@ -15,6 +16,7 @@ import { createSendingAccount, SMS_TEMPLATE_ID } from "./helpers/dlt-fixtures.js
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
 import { openTestInstances, type TestInstances } from "./helpers/instances.js";
 import { addProbeRoutes } from "./helpers/probe-routes.js";
+import { rawExchange } from "./helpers/raw-http.js";
 
 describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
   let instances: TestInstances | undefined;
@@ -162,6 +164,44 @@ describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
     const retry = await charge(secret, "c", {}, app, "/v2/probe/crash");
     expect(retry.statusCode).toBe(500);
     expect(retry.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await chargesOf(accountId)).toHaveLength(1);
+  });
+
+  it("refuses a request with Idempotency-Key twice, which Node would join into one key", async () => {
+    const { accountId, secret } = await createAccountWithKey(ctx, "sandbox", 100_000);
+    const body = JSON.stringify({ amount: "1.0000" });
+    for (const keys of [
+      ["a", "b"],
+      ["same", "same"],
+      ["a", "b", "c"],
+    ]) {
+      const twice = await app.inject({
+        method: "POST",
+        url: "/v2/probe/charges",
+        payload: body,
+        headers: { "content-type": "application/json", ...bearer(secret), "idempotency-key": keys },
+      });
+      expect(twice.statusCode, twice.body).toBe(400);
+      expect(twice.json().error).toMatchObject({ code: "invalid_request", param: "Idempotency-Key" });
+      expect(twice.json().error.message).toMatch(/once/);
+    }
+    // The same over a real connection: two header lines reach Node's parser.
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const exchange = await rawExchange(
+      `http://127.0.0.1:${port}`,
+      "POST /v2/probe/charges HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+        `Authorization: Bearer ${secret}\r\nIdempotency-Key: a\r\nidempotency-key: b\r\n` +
+        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expect(exchange.responses[0]?.status, exchange.text).toBe(400);
+    expect(JSON.parse(exchange.responses[0]?.body ?? "{}").error.param).toBe("Idempotency-Key");
+    expect(await chargesOf(accountId)).toHaveLength(0);
+
+    // One header whose value holds a comma is one key, as before.
+    const one = await charge(secret, "a, b", { amount: "1.0000" });
+    expect(one.statusCode, one.body).toBe(201);
+    expect((await charge(secret, "a, b", { amount: "1.0000" })).headers["idempotent-replayed"]).toBe("true");
     expect(await chargesOf(accountId)).toHaveLength(1);
   });
 

@@ -155,6 +155,62 @@ describe.each(DIALECTS)("NUL bytes and broken Unicode on %s", (dialect) => {
     expectRefused(password, "password");
   });
 
+  it("refuses a body that is not valid UTF-8, rather than storing U+FFFD in its place", async () => {
+    const before = await stored();
+    const bytes = (hex: string) => Buffer.from(hex.replace(/ /g, ""), "hex");
+    const broken: Array<[string, Buffer]> = [
+      ["a lone continuation byte", bytes("80")],
+      ["a byte never in UTF-8", bytes("ff")],
+      ["a sequence cut short", bytes("e0a4")],
+      ["an encoded surrogate", bytes("eda080")],
+      ["an overlong NUL", bytes("c080")],
+      ["a code point beyond U+10FFFF", bytes("f4908080")],
+    ];
+    for (const [name, bad] of broken) {
+      const [head, tail] = sendBody({ variables: '{"name":"As|ha"}' }).split("|");
+      const body = Buffer.concat([Buffer.from(head ?? ""), bad, Buffer.from(tail ?? "")]);
+      const response = await app.inject({
+        method: "POST",
+        url: "/v2/sms/send",
+        payload: body,
+        headers: { "content-type": "application/json", ...bearer(account.secret) },
+      });
+      expect(response.statusCode, `${name}: ${response.body}`).toBe(400);
+      const { error } = response.json();
+      expect(error, name).toMatchObject({
+        code: "invalid_request",
+        request_id: response.headers["x-request-id"],
+      });
+      expect(error).not.toHaveProperty("param");
+      expect(error.message).toMatch(/UTF-8/);
+      // In a field name, and on the dashboard's sign-in, before any password is compared.
+      const inKey = await app.inject({
+        method: "POST",
+        url: "/dashboard/api/session",
+        payload: Buffer.concat([
+          Buffer.from('{"em'),
+          bad,
+          Buffer.from(`ail":"owner-${dialect}@example.com","password":"x"}`),
+        ]),
+        headers: { "content-type": "application/json" },
+      });
+      expect(inKey.statusCode, `${name}: ${inKey.body}`).toBe(400);
+      expect(inKey.json().error.message).toMatch(/UTF-8/);
+    }
+    expect(await stored()).toEqual(before);
+
+    // Well-formed UTF-8 goes through, U+FFFD itself included: it is a character like any other.
+    const text = Buffer.from(sendBody({ variables: '{"name":"आशा \ufffd"}' }), "utf8");
+    const accepted = await app.inject({
+      method: "POST",
+      url: "/v2/sms/send",
+      payload: text,
+      headers: { "content-type": "application/json", ...bearer(account.secret) },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    expect(accepted.json().text).toBe("Hi आशा \ufffd, your order has shipped.");
+  });
+
   it("refuses a lone surrogate in a variable, so what is priced is what is stored and sent", async () => {
     const before = await stored();
     expectRefused(await postSend(sendBody({ variables: '{"name":"\\ud800"}' })), "variables.name");

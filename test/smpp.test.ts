@@ -188,6 +188,37 @@ describe("live SMS over SMPP to a loopback SMSC", () => {
     expect(parts.map((p) => p.carrier_message_id)).toEqual(smsc.submits.map((s) => s.messageId));
   });
 
+  it("never splits a flag or an emoji with its skin tone across parts, and submits as many parts as it charged", async () => {
+    const { ctx, principal, accountId } = await setUp();
+    const before = await getBalance(ctx.db, accountId, "live");
+    // "नमस्ते आशा, आपका ऑर्डर भेज दिया गया है। " is 40 units: the flag's first half would end part 1
+    // at unit 67; then part 2, from 65, would end at 132 between the thumb and its skin tone.
+    const message = await sendSms(ctx, principal, {
+      to: "+919876543210",
+      sender: "DAKIYA",
+      template_id: HINDI_TEMPLATE_ID,
+      variables: { name: "आशा", details: `${"क".repeat(25)}🇮🇳`, more: `ख${"😀".repeat(29)}`, extra: "👍🏽ग" },
+    });
+    expect(message.text.indexOf("🇮🇳")).toBe(65);
+    expect(message.text.indexOf("👍🏽")).toBe(130);
+    expect(message).toMatchObject({ encoding: "ucs2", segments: 3, cost: "0.7500" });
+    expect(before - (await getBalance(ctx.db, accountId, "live"))).toBe(3 * 2_500);
+    await waitFor(async () => (await messageRow(ctx, message.id)).status === "submitted", 5_000);
+
+    expect(smsc.submits).toHaveLength(message.segments);
+    const parts = smsc.submits.map((s) => Buffer.from(s.payload).swap16().toString("utf16le"));
+    expect(parts.join("")).toBe(message.text);
+    const graphemes = new Intl.Segmenter("und", { granularity: "grapheme" });
+    const boundaries = new Set(Array.from(graphemes.segment(message.text), ({ index }) => index));
+    let end = 0;
+    for (const part of parts.slice(0, -1)) {
+      end += part.length;
+      expect(boundaries.has(end), `a cut at ${end}`).toBe(true);
+    }
+    expect(parts[1]?.startsWith("🇮🇳")).toBe(true);
+    expect(parts[2]?.startsWith("👍🏽")).toBe(true);
+  });
+
   it("moves messages to delivered and undelivered on delivery receipts, answering each deliver_sm", async () => {
     const { send, ctx } = await setUp();
     const [good, bad, textOnly] = [await send(), await send("+919876500000"), await send("+919876500001")];

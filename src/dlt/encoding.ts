@@ -2,11 +2,13 @@
  * SMS encoding and segment counting (GSM 03.38 7-bit default alphabet, else UCS-2).
  *
  * GSM-7: 160 septets in one SMS, 153 per part when concatenated (the UDH takes the rest);
- * extension-table characters are sent as ESC (0x1B) + code and cost two septets, and the pair
- * is never split across parts. UCS-2: 70 UTF-16 units in one SMS, 67 per part; a surrogate
- * pair (emoji and other non-BMP characters) costs two units and is never split across parts.
- * Because a pair that does not fit moves whole to the next part, the number of parts can be
- * higher than ceil(units / 153) (or / 67).
+ * extension-table characters are sent as ESC (0x1B) + code and cost two septets. UCS-2: 70
+ * UTF-16 units in one SMS, 67 per part; a non-BMP character (an emoji) costs two units.
+ * A part boundary never splits a grapheme cluster (what a reader sees as one character: an
+ * escape pair, an emoji with its skin tone or ZWJ sequence, a flag, an Indic conjunct, CR LF):
+ * a cluster that does not fit moves whole to the next part, so the number of parts can be
+ * higher than ceil(units / 153) (or / 67). The count that prices a message and the parts its
+ * carrier submits come from the same packing.
  */
 
 export type SmsEncoding = "gsm7" | "ucs2";
@@ -24,6 +26,8 @@ const GSM7_PART = 153;
 const UCS2_SINGLE = 70;
 const UCS2_PART = 67;
 const ESC = 0x1b;
+const CR = 0x0d;
+const LF = 0x0a;
 
 /**
  * The GSM 03.38 default alphabet, indexed by septet value. Index 0x1B is the escape to the
@@ -76,16 +80,6 @@ function gsm7Cost(code: number): number {
   return code < GSM7_COST.length ? (GSM7_COST[code] ?? 0) : 0;
 }
 
-/** 2 when a surrogate pair starts at index i, else 1 (a lone surrogate is one unit). */
-function utf16Width(text: string, i: number): number {
-  const code = text.charCodeAt(i);
-  if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-    const next = text.charCodeAt(i + 1);
-    if (next >= 0xdc00 && next <= 0xdfff) return 2;
-  }
-  return 1;
-}
-
 /** True when every character is in the GSM 03.38 default alphabet or its extension table. */
 export function isGsm7(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -98,78 +92,129 @@ export function analyseSms(text: string): SmsAnalysis {
   const length = text.length;
   if (length === 0) return { encoding: "gsm7", units: 0, segments: 0 };
 
-  // One pass keeps both tallies until a non-GSM character rules GSM-7 out.
-  let gsm = true;
+  // Nearly every text is GSM-7 and fits in one SMS: one pass, packing parts as it goes.
   let septets = 0;
-  let gsmParts = 1;
-  let gsmFill = 0;
-  let ucsParts = 1;
-  let ucsFill = 0;
-
+  let parts = 1;
+  let fill = 0;
   for (let i = 0; i < length; i++) {
     const code = text.charCodeAt(i);
-    let width = 1;
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        width = 2;
-        i++;
-      }
+    let cost = gsm7Cost(code);
+    if (cost === 0) return analyseUcs2(text);
+    // CR LF is one grapheme cluster: it goes whole into one part.
+    if (code === CR && text.charCodeAt(i + 1) === LF) {
+      cost = 2;
+      i++;
     }
-
-    if (ucsFill + width > UCS2_PART) {
-      ucsParts++;
-      ucsFill = width;
+    septets += cost;
+    if (fill + cost > GSM7_PART) {
+      parts++;
+      fill = cost;
     } else {
-      ucsFill += width;
-    }
-
-    if (gsm) {
-      const cost = width === 1 ? gsm7Cost(code) : 0;
-      if (cost === 0) {
-        gsm = false;
-      } else {
-        septets += cost;
-        if (gsmFill + cost > GSM7_PART) {
-          gsmParts++;
-          gsmFill = cost;
-        } else {
-          gsmFill += cost;
-        }
-      }
+      fill += cost;
     }
   }
-
-  if (gsm) {
-    return { encoding: "gsm7", units: septets, segments: septets <= GSM7_SINGLE ? 1 : gsmParts };
-  }
-  return { encoding: "ucs2", units: length, segments: length <= UCS2_SINGLE ? 1 : ucsParts };
+  return { encoding: "gsm7", units: septets, segments: septets <= GSM7_SINGLE ? 1 : parts };
 }
 
-/** The text of each concatenated part, in order, as an SMSC would receive it: never splits an extension-table escape pair (a 2-septet character stays whole in one part) nor a UTF-16 surrogate pair; parts are packed greedily (a part is filled up to 153 septets / 67 units). A text that fits in one SMS gives one part. analyseSms(text).segments === splitSms(text).length always. */
+function analyseUcs2(text: string): SmsAnalysis {
+  const units = text.length;
+  return { encoding: "ucs2", units, segments: units <= UCS2_SINGLE ? 1 : ucs2PartEnds(text).length };
+}
+
+/**
+ * The text of each concatenated part, in order, as an SMSC would receive it. Parts are packed
+ * greedily (up to 153 septets / 67 units) and a cut falls only between grapheme clusters: an
+ * extension-table escape pair, a surrogate pair, an emoji with its skin tone or ZWJ sequence, a
+ * flag, a letter with its combining marks, an Indic conjunct and CR LF each stay whole in one
+ * part. Only a cluster longer than a whole part (a letter under dozens of combining marks) is cut,
+ * between code points. A text that fits in one SMS gives one part.
+ * analyseSms(text).segments === splitSms(text).length always.
+ */
 export function splitSms(text: string): string[] {
   if (text.length === 0) return [];
-  const { encoding, units } = analyseSms(text);
-  const gsm = encoding === "gsm7";
-  if (units <= (gsm ? GSM7_SINGLE : UCS2_SINGLE)) return [text];
+  const ends = isGsm7(text)
+    ? gsm7PartEnds(text)
+    : text.length <= UCS2_SINGLE
+      ? [text.length]
+      : ucs2PartEnds(text);
+  return ends.map((end, index) => text.slice(index === 0 ? 0 : ends[index - 1], end));
+}
 
-  const capacity = gsm ? GSM7_PART : UCS2_PART;
-  const parts: string[] = [];
-  let start = 0;
+/** Where each part of a GSM-7 text ends. No GSM-7 character joins a cluster with its neighbour, except CR with LF. */
+function gsm7PartEnds(text: string): number[] {
+  const ends: number[] = [];
+  let septets = 0;
   let fill = 0;
   for (let i = 0; i < text.length; ) {
-    const width = utf16Width(text, i);
-    const cost = gsm ? gsm7Cost(text.charCodeAt(i)) : width;
-    if (fill + cost > capacity) {
-      parts.push(text.slice(start, i));
-      start = i;
+    const code = text.charCodeAt(i);
+    const width = code === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
+    const cost = width === 2 ? 2 : gsm7Cost(code);
+    if (fill + cost > GSM7_PART) {
+      ends.push(i);
       fill = 0;
     }
+    septets += cost;
     fill += cost;
     i += width;
   }
-  parts.push(text.slice(start));
-  return parts;
+  return septets <= GSM7_SINGLE ? [text.length] : [...ends, text.length];
+}
+
+/**
+ * Where each part of a multi-part UCS-2 text ends: each part takes 67 units, less the start of
+ * a grapheme cluster that would straddle the cut, which moves whole to the next part.
+ */
+function ucs2PartEnds(text: string): number[] {
+  const clusterStart = clusterStartFinder(text);
+  const ends: number[] = [];
+  let start = 0;
+  while (text.length - start > UCS2_PART) {
+    let cut = start + UCS2_PART;
+    const straddling = clusterStart(cut);
+    if (straddling > start) {
+      cut = straddling;
+    } else if (isLowSurrogate(text.charCodeAt(cut)) && isHighSurrogate(text.charCodeAt(cut - 1))) {
+      // A cluster longer than a part: cut it between code points.
+      cut--;
+    }
+    ends.push(cut);
+    start = cut;
+  }
+  ends.push(text.length);
+  return ends;
+}
+
+const GRAPHEMES = new Intl.Segmenter("und", { granularity: "grapheme" });
+/**
+ * Below U+0300 every character is a grapheme cluster of its own, except CR LF: what can join its
+ * neighbours (combining marks, Indic and other scripts with clusters, ZWJ, variation selectors,
+ * Prepend, emoji with their skin tones, flags) is all from here on.
+ */
+const MAY_JOIN_FROM = 0x300;
+
+/**
+ * For a text, a function giving the start of the grapheme cluster that holds the code unit at an
+ * index. A cut between two characters below U+0300 is decided on the spot; only for the others is
+ * the segmenter asked, once per text and then only about the cut points: setting it up costs a
+ * few µs, segmenting a whole text tens of µs.
+ */
+function clusterStartFinder(text: string): (index: number) => number {
+  let segments: Intl.Segments | undefined;
+  return (index) => {
+    const before = text.charCodeAt(index - 1);
+    const at = text.charCodeAt(index);
+    if (before < MAY_JOIN_FROM && at < MAY_JOIN_FROM) return before === CR && at === LF ? index - 1 : index;
+    segments ??= GRAPHEMES.segment(text);
+    return segments.containing(index)?.index ?? index;
+  };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** GSM 03.38 septet values for a GSM-7 text, one a byte (extension characters as 0x1B followed by their code), for the SMPP carrier; throws RangeError on a character outside GSM-7. */

@@ -127,6 +127,35 @@ function addressRefusal(): ApiError {
   return new ApiError("invalid_request", "The address contains a NUL character (%00) or broken Unicode.");
 }
 
+/** Strict: a byte sequence that is not UTF-8 throws instead of becoming U+FFFD. A BOM is left for the JSON parser, as before. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * JSON bodies are read as bytes and decoded as strict UTF-8, then parsed by Fastify's own JSON
+ * parser (same limits, same prototype-poisoning checks). Fastify's default decoding would turn
+ * every byte sequence that is not UTF-8 into U+FFFD: what was checked and priced would not be
+ * what the client sent. Such a body is refused with 400 `invalid_request`, like a lone surrogate
+ * written as a JSON escape (above). Routes that read their body as raw bytes (the signed WhatsApp
+ * webhook) replace this parser in their own scope.
+ */
+export function registerUtf8Json(app: App): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
+    let text: string;
+    try {
+      text = UTF8.decode(body as Buffer);
+    } catch {
+      done(
+        new ApiError("invalid_request", "The body is not valid UTF-8; send JSON text encoded as UTF-8."),
+        undefined,
+      );
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}
+
 /**
  * Refuses, with 400 `invalid_request`, any request whose path parameters, query string or JSON
  * body (values and field names) hold a NUL or a lone surrogate, on every route, before schema

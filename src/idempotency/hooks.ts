@@ -52,6 +52,14 @@ async function claimForRequest(
   reply: FastifyReply,
   header: string | string[],
 ): Promise<unknown> {
+  const lines = headerLines(request, header);
+  if (lines > 1) {
+    throw new ApiError(
+      "invalid_request",
+      `Send Idempotency-Key once; this request has it ${lines} times.`,
+      "Idempotency-Key",
+    );
+  }
   if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
     throw new ApiError(
       "invalid_request",
@@ -91,6 +99,20 @@ async function claimForRequest(
         "Idempotency-Key",
       );
   }
+}
+
+/**
+ * How many `Idempotency-Key` lines the request carried. Node joins repeated lines into one value
+ * ("a, b"), which would pass for one key: a value without a comma came from one line.
+ */
+function headerLines(request: FastifyRequest, header: string | string[]): number {
+  if (typeof header === "string" && !header.includes(",")) return 1;
+  const { rawHeaders } = request.raw;
+  let lines = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() === "idempotency-key") lines++;
+  }
+  return lines;
 }
 
 /** An error answer releases the request's key; a success not recorded in its transaction is stored now. */
