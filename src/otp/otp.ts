@@ -20,6 +20,7 @@ import {
   answerOf,
   type FirstSend,
   HOUR_SECONDS,
+  type HourlySendLimit,
   hourlySendLimits,
   insertOtp,
   isUniqueViolation,
@@ -50,7 +51,11 @@ const pendingOtp = prepareQuery<NumberScope, OtpsTable>((db, param) =>
 
 type SettledOtp = Pick<OtpsTable, "status" | "attempts" | "max_attempts">;
 
-/** A number's latest OTP, for a verification that found none pending: what its answer reads. */
+/**
+ * A number's latest OTP, for a verification that found none pending: what its answer reads. A
+ * cancelled OTP is never it: the OTP that replaced it is, even when both were made in one
+ * millisecond and its id sorts first.
+ */
 const latestOtp = prepareQuery<NumberScope, SettledOtp>((db, param) =>
   db
     .selectFrom("otps")
@@ -58,6 +63,7 @@ const latestOtp = prepareQuery<NumberScope, SettledOtp>((db, param) =>
     .where("account_id", "=", param("accountId"))
     .where("environment", "=", param("environment"))
     .where("recipient", "=", param("to"))
+    .where("status", "<>", sql.lit("cancelled"))
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(rowLimit(1)),
@@ -112,6 +118,28 @@ const approveAsCounted = prepareQuery<
     .where("attempts", "=", param("attempts"))
     .where("sends", "=", param("sends"))
     .returning(["id"]),
+);
+
+/**
+ * A resend of the pending OTP `id`, counted on the row as it now stands: while it is pending,
+ * unexpired, with attempts left, under the sends limit and out of its cooldown (last sent at or
+ * before `sentBefore`). Concurrent resends of one OTP wait for each other on its row and each
+ * counts, as one after another would, until a condition fails.
+ */
+const resendOtp = prepareQuery<
+  { id: string; now: string; sentBefore: string; sendsLimit: number },
+  OtpsTable
+>((db, param) =>
+  db
+    .updateTable("otps")
+    .set({ sends: sql`sends + 1`, last_sent_at: param("now"), updated_at: param("now") })
+    .where("id", "=", param("id"))
+    .where("status", "=", sql.lit("pending"))
+    .where("expires_at", ">", param("now"))
+    .where(sql<boolean>`attempts < max_attempts`)
+    .where("sends", "<", param("sendsLimit"))
+    .where("last_sent_at", "<=", param("sentBefore"))
+    .returningAll(),
 );
 
 /** An approval of a pending OTP. */
@@ -215,8 +243,10 @@ async function sendAndCharge(
 
   const attempt = () =>
     inTransaction(ctx, async (trx) => {
-      const now = isoNow(ctx.clock);
       const [pending] = (await pendingOtp.execute(trx, { accountId, environment, to: request.to })).rows;
+      // Read after the OTP, so that a send this one found (made by another process an instant
+      // ago) was not sent later than now: with no cooldown, this send comes after it, never inside.
+      const now = isoNow(ctx.clock);
 
       let otp: OtpsTable;
       let code: string;
@@ -253,15 +283,17 @@ async function sendAndCharge(
         }
         code = sealedCode ?? "";
         // The OTP keeps its first channel; this send's channel is in its deliveries.
-        otp = { ...pending, sends: pending.sends + 1, last_sent_at: now, updated_at: now };
-        const resent = await trx
-          .updateTable("otps")
-          .set({ sends: otp.sends, last_sent_at: now, updated_at: now })
-          .where("id", "=", pending.id)
-          .where("status", "=", sql.lit("pending"))
-          .where("sends", "=", pending.sends)
-          .executeTakeFirst();
-        if (resent.numUpdatedRows === 0n) throw new ConcurrentSend();
+        const [resent] = (
+          await resendOtp.execute(trx, {
+            id: pending.id,
+            now,
+            sentBefore: addSeconds(now, -settings.resend_cooldown_seconds),
+            sendsLimit: ctx.otpLimits.sendsPerOtp,
+          })
+        ).rows;
+        // Settled, replaced, sent again inside its cooldown or up to its limit since it was read.
+        if (!resent) throw new ConcurrentSend();
+        otp = resent;
         resend = true;
       } else {
         if (pending) {
@@ -274,11 +306,17 @@ async function sendAndCharge(
             .where("status", "=", sql.lit("pending"))
             .returningAll()
             .executeTakeFirst();
-          if (endedRow && ended !== "cancelled") await recordOtpEvents(trx, ctx, "otp.failed", [endedRow]);
+          // Settled or replaced since it was read: what to do is decided again on the current OTP.
+          if (!endedRow) throw new ConcurrentSend();
+          if (ended !== "cancelled") await recordOtpEvents(trx, ctx, "otp.failed", [endedRow]);
         }
         ({ otp, code } = newOtp(ctx, first, now));
         await insertOtp.execute(trx, otp);
       }
+      // The hourly counts before the charge, in the order of the one-flight send
+      // (first-send.ts): the number's, the account's, then the balance. Two sends that took them
+      // in opposite orders would deadlock.
+      await countHourlySend(trx, ctx, scope, request.to);
       const message =
         setup && otp.is_test === 0
           ? await queueOtpDelivery(
@@ -297,26 +335,38 @@ async function sendAndCharge(
         const data = otpView(otp, firstDeliveries(message), now);
         await recordEvent(trx, ctx, { accountId, environment, type: "otp.sent", data });
       }
-      // Last before the answer: the counters' rows stay locked until COMMIT, and every send of the
-      // account takes the same one.
-      await countHourlySend(trx, ctx, scope, request.to);
       const view = answerOf(otp, channel, settings, message?.id ?? null);
       await record?.(trx, view);
       return view;
     });
-  // A concurrent send to this number made its OTP first, or resent it, since this one read it
-  // (PostgreSQL; SQLite runs one writer at a time): read again, which finds that send's OTP.
-  const result = await attempt().catch((error: unknown) => {
-    if (!lostToConcurrentSend(error)) throw error;
-    return attempt().catch((again: unknown) => {
-      if (!lostToConcurrentSend(again)) throw again;
-      throw new ApiError("resend_cooldown", "An OTP was just sent to this number.").withRetryAfter(
-        settings.resend_cooldown_seconds,
-      );
-    });
-  });
+  const result = await sendAsTheLast(hourlySendLimits(ctx, scope, request.to)[0], attempt);
   if (result.message_id) ctx.queue.notify();
   return result;
+}
+
+/**
+ * Runs a send's transaction `attempt` until it does not lose to a concurrent change of the
+ * number's OTP (PostgreSQL; SQLite runs one writer at a time): a send or a verification that
+ * changed the OTP it read, or a send that made the number's pending OTP first. Each run reads
+ * again, so the send is answered as it would be after that change: a resend, a new OTP, or a
+ * refusal (its cooldown, its limits). A run loses only when another send or verification
+ * committed a change to the number's OTPs in between, so the runs are few; a send that lost more
+ * often than the number may be sent to in an hour is refused by that limit.
+ */
+async function sendAsTheLast(
+  numberLimit: HourlySendLimit,
+  attempt: () => Promise<OtpView>,
+): Promise<OtpView> {
+  for (let run = 1; ; run++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!lostToConcurrentSend(error)) throw error;
+      if (run > numberLimit.limit) {
+        throw new ApiError("rate_limited", numberLimit.what).withRetryAfter(HOUR_SECONDS);
+      }
+    }
+  }
 }
 
 /** Counts a send against the per-number and per-account hourly limits; over either, 429 `rate_limited`. */
@@ -415,13 +465,15 @@ interface EarlyVerification {
  * without an `answer`, it leaves the rest to `checkCode`.
  * - No pending OTP: the answer of the number's latest, which has settled (approved, locked or
  *   expired) and never changes again, so it takes no attempt. On PostgreSQL both reads go
- *   together; SQLite reads the latest only when there is no pending OTP.
+ *   together; SQLite reads the latest only when there is no pending OTP. A latest still pending
+ *   was sent between the two reads: `checkCode` checks the code against it.
  * - On PostgreSQL, a pending OTP with attempts to spare: the attempt is counted on its own (one
  *   round trip, where `checkCode` takes four for a wrong code), then the code is compared. A
  *   wrong one is answered at once; a right one is approved with its event in two more (its
  *   deliveries read, then `approveInOneFlight`). The attempt that would lock the OTP, an expired
  *   OTP, or one settled since it was read, go to `checkCode` whatever the code, so no answer, and
- *   no path a code takes, tells anything of an attempt that was not counted.
+ *   no path a code takes, tells anything of an attempt that was not counted. A right code whose
+ *   OTP a new send replaced before it was approved is checked by `checkCode` against the new one.
  */
 async function verifyLeavingPending(
   ctx: AppContext,
@@ -432,13 +484,17 @@ async function verifyLeavingPending(
     // SQLite has no round trips to save, and its transactions cost less than two writes would.
     const [pending] = (await pendingOtp.execute(ctx.db, number)).rows;
     if (pending) return { pendingId: pending.id };
-    return { answer: latestAnswer((await latestOtp.execute(ctx.db, number)).rows[0]) };
+    const answer = latestAnswer((await latestOtp.execute(ctx.db, number)).rows[0]);
+    return answer ? { answer } : {};
   }
   const [[pending], [latest]] = await readTogether(ctx, [
     pendingOtp.compile(ctx.db, number),
     latestOtp.compile(ctx.db, number),
   ]);
-  if (!pending) return { answer: latestAnswer(latest) };
+  if (!pending) {
+    const answer = latestAnswer(latest);
+    return answer ? { answer } : {};
+  }
   const now = isoNow(ctx.clock);
   const [counted] = (await countAttemptLeavingPending.execute(ctx.db, { id: pending.id, now })).rows;
   if (!counted) return {};
@@ -449,7 +505,11 @@ async function verifyLeavingPending(
   return {
     answer:
       (await approveInOneFlight(ctx, pending, counted.attempts, now, remaining)) ??
-      (await inTransaction(ctx, (trx) => approveCounted(trx, ctx, pending.id, now, remaining))),
+      (await inTransaction(
+        ctx,
+        async (trx) =>
+          (await approveCounted(trx, ctx, pending.id, now, remaining)) ?? checkCode(trx, ctx, number, code),
+      )),
   };
 }
 
@@ -492,11 +552,22 @@ async function approveInOneFlight(
   return { verified: true, reason: "approved", attempts_remaining: remaining };
 }
 
-/** The answer of a number's latest OTP, for a verification that found none pending. */
-function latestAnswer(latest: SettledOtp | undefined): VerifyResult {
+/**
+ * The answer of a number's latest OTP, for a verification that found none pending; `undefined`
+ * when it is pending, sent since that read.
+ */
+function latestAnswer(latest: SettledOtp | undefined): VerifyResult | undefined {
   return latest ? settledAnswer(latest) : { verified: false, reason: "not_found", attempts_remaining: 0 };
 }
 
+/**
+ * Checks a code against the number's pending OTP in `trx`: counts the attempt, compares the
+ * code, and approves, locks or expires the OTP. On PostgreSQL each statement reads what was
+ * committed when it began, so a send may replace the OTP a statement found before the next one
+ * writes it (or make a new one between the reads of the pending and the latest OTP). The check
+ * then starts again on the OTP that send made: the code is checked against the OTP pending when
+ * it is counted, and a replaced OTP is never answered `expired`.
+ */
 async function checkCode(
   trx: Transaction<Database>,
   ctx: AppContext,
@@ -507,18 +578,44 @@ async function checkCode(
 ): Promise<VerifyResult> {
   const now = isoNow(ctx.clock);
   // A pending OTP read before the transaction whose attempt still counts is still pending, and a
-  // number has one pending OTP at most: it is the one a read now would find.
+  // number has one pending OTP at most: it is the one a read now would find. Counted in this
+  // transaction, it stays so until COMMIT: its answer is final.
   if (readBefore !== undefined) {
     const [counted] = (await countAttempt.execute(trx, { id: readBefore, now })).rows;
-    if (counted) return answerCounted(trx, ctx, readBefore, code, counted, now);
+    const answer = counted && (await answerCounted(trx, ctx, readBefore, code, counted, now));
+    if (answer) return answer;
   }
+  // Each check that finds no answer found an OTP that a send made since the check before, so
+  // there are no more of them than sends to the number within the hourly limit.
+  for (let check = 1; ; check++) {
+    const answer = await checkPendingCode(trx, ctx, number, code, now, check === 1 ? readBefore : undefined);
+    if (answer) return answer;
+    if (check > ctx.otpLimits.sendsPerNumberPerHour) {
+      throw new Error(`the OTP of ${number.to} was replaced ${check} times while a code was checked`);
+    }
+  }
+}
+
+/**
+ * One check of `checkCode`: its answer, or `undefined` when the number's OTP was replaced, or a
+ * new one sent, since it was read.
+ */
+async function checkPendingCode(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  number: NumberScope,
+  code: string,
+  now: string,
+  /** The pending OTP read before the transaction whose attempt did not count just now. */
+  uncounted: string | undefined,
+): Promise<VerifyResult | undefined> {
   const [pending] = (await pendingOtp.execute(trx, number)).rows;
   if (!pending) return latestAnswer((await latestOtp.execute(trx, number)).rows[0]);
   // The OTP read before, still pending, took no attempt just now: counting again would not either.
   const [counted] =
-    pending.id === readBefore ? [] : (await countAttempt.execute(trx, { id: pending.id, now })).rows;
+    pending.id === uncounted ? [] : (await countAttempt.execute(trx, { id: pending.id, now })).rows;
   if (!counted) {
-    // Expired or out of attempts, or settled by a concurrent verification since it was read.
+    // Expired or out of attempts, or settled or replaced by a concurrent request since it was read.
     const otp = await trx
       .selectFrom("otps")
       .selectAll()
@@ -529,7 +626,10 @@ async function checkCode(
   return answerCounted(trx, ctx, pending.id, code, counted, now);
 }
 
-/** Compares the code of a counted attempt: approved, or refused (and locked on the last attempt). */
+/**
+ * Compares the code of a counted attempt: approved, or refused (and locked on the last attempt);
+ * `undefined` when a right code's OTP was replaced before its approval (see `approveCounted`).
+ */
 async function answerCounted(
   trx: Transaction<Database>,
   ctx: AppContext,
@@ -537,7 +637,7 @@ async function answerCounted(
   code: string,
   counted: CountedAttempt,
   now: string,
-): Promise<VerifyResult> {
+): Promise<VerifyResult | undefined> {
   const remaining = counted.max_attempts - counted.attempts;
   if (codeMatches(ctx.secret, id, code, counted.code_hash)) {
     return approveCounted(trx, ctx, id, now, remaining);
@@ -550,7 +650,8 @@ async function answerCounted(
  * Approves an OTP whose right code was given in a counted attempt, with its `otp.verified`. When
  * the attempt was counted on its own (`verifyLeavingPending`), the OTP may have settled since:
  * approved by another attempt, replaced by a new send, expired, or locked by later attempts that
- * used up the rest (the lock stands). The answer is then the OTP's as it now stands.
+ * used up the rest (the lock stands). The answer is then the OTP's as it now stands, or
+ * `undefined` when a new send replaced it: the code is then checked against the new OTP.
  */
 async function approveCounted(
   trx: Transaction<Database>,
@@ -558,7 +659,7 @@ async function approveCounted(
   id: string,
   now: string,
   remaining: number,
-): Promise<VerifyResult> {
+): Promise<VerifyResult | undefined> {
   const [approved] = (await approveOtp.execute(trx, { id, now })).rows;
   if (!approved) {
     const otp = await trx
@@ -574,14 +675,14 @@ async function approveCounted(
 
 /**
  * Why an OTP takes no more attempts: approved, out of attempts, or expired. One still pending
- * (expired, or out of attempts) is ended here.
+ * (expired, or out of attempts) is ended here. `undefined` for an OTP a new send replaced.
  */
 async function settledOutcome(
   trx: Transaction<Database>,
   ctx: AppContext,
   otp: OtpsTable,
   now: string,
-): Promise<VerifyResult> {
+): Promise<VerifyResult | undefined> {
   if (otp.status !== "pending") return settledAnswer(otp);
   if (otp.attempts >= otp.max_attempts) {
     await endOtp(trx, ctx, otp.id, "locked", now);
@@ -591,16 +692,23 @@ async function settledOutcome(
   return { verified: false, reason: "expired", attempts_remaining: otp.max_attempts - otp.attempts };
 }
 
-/** What a verification of an OTP that is no longer pending answers. */
-function settledAnswer(otp: SettledOtp): VerifyResult {
+/**
+ * What a verification of an OTP that is no longer pending answers. `undefined` for one that
+ * settled nothing: pending, or cancelled (a new send replaced it, and the code is the new OTP's
+ * to check).
+ */
+function settledAnswer(otp: SettledOtp): VerifyResult | undefined {
   const remaining = Math.max(0, otp.max_attempts - otp.attempts);
   switch (otp.status) {
     case "approved":
       return { verified: false, reason: "already_verified", attempts_remaining: remaining };
     case "locked":
       return { verified: false, reason: "max_attempts_reached", attempts_remaining: 0 };
-    default:
+    case "expired":
       return { verified: false, reason: "expired", attempts_remaining: remaining };
+    case "pending":
+    case "cancelled":
+      return undefined;
   }
 }
 
