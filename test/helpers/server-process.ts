@@ -15,12 +15,12 @@ export interface ServerProcess {
  * Starts `dakiya serve` as its own process on a free port of 127.0.0.1 and resolves once it
  * listens, with `args` after `serve`. `env` is added to this process's environment; the log level is info at least, since
  * the "Server listening at" line is how the address is learnt. It fails if the server does not
- * listen within `startTimeoutMs` (20 s by default; sources compile at start, slowly on a busy machine).
+ * listen within `startTimeoutMs` (60 s by default; sources compile at start, slowly on a busy machine).
  */
 export async function startServerProcess(
   env: NodeJS.ProcessEnv,
   args: string[] = [],
-  startTimeoutMs = 20_000,
+  startTimeoutMs = 60_000,
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [BIN, "serve", ...args], {
     cwd: ROOT,
