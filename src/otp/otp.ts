@@ -279,6 +279,9 @@ async function sendAndCharge(
         ({ otp, code } = newOtp(ctx, first, now));
         await insertOtp.execute(trx, otp);
       }
+      // The counters before the charge: the balance is the last row a send locks (the lock order,
+      // src/accounts/ledger.ts).
+      await countHourlySend(trx, ctx, scope, request.to);
       const message =
         setup && otp.is_test === 0
           ? await queueOtpDelivery(
@@ -297,9 +300,6 @@ async function sendAndCharge(
         const data = otpView(otp, firstDeliveries(message), now);
         await recordEvent(trx, ctx, { accountId, environment, type: "otp.sent", data });
       }
-      // Last before the answer: the counters' rows stay locked until COMMIT, and every send of the
-      // account takes the same one.
-      await countHourlySend(trx, ctx, scope, request.to);
       const view = answerOf(otp, channel, settings, message?.id ?? null);
       await record?.(trx, view);
       return view;
