@@ -9,6 +9,20 @@ import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { formatInr } from "../money.js";
 
+/*
+ * The lock order (docs/money.md). On PostgreSQL a transaction that sends (an SMS, a batch, an
+ * OTP; by itself, or in a flight, src/db/flight-lanes.ts) holds every row it writes until it
+ * commits, so two that took shared rows in opposite orders would deadlock. Every one takes its
+ * rows in this order, and only touches again rows it already holds:
+ *
+ *   1. the rows of its recipients, in the order of their numbers: a number's row for the hourly
+ *      recipient cap (src/sms/recipient-cap.ts), its pending OTP and its OTP send counter;
+ *   2. the account's counters, in the order of their keys: its OTP sends this hour
+ *      (`otp-sends:…`), its count of SMS recipients this hour (`sms-recipients:…`);
+ *   3. the balance, last: every send that costs something takes it, so whoever holds it waits
+ *      for no other row of the account.
+ */
+
 /**
  * The most credits may bring a balance to: ₹900,000,000,000.0000. Balances are JavaScript numbers
  * of 1/10,000 INR, exact only up to 2^53 − 1 (Number.MAX_SAFE_INTEGER, about ₹900,719,925,474),

@@ -1,5 +1,6 @@
 import { commitInOneFlight, FlightRefused, type FlightStatement } from "./one-flight.js";
 import type { Db } from "./schema.js";
+import { type TransactionContext, transactionConflictOf } from "./transaction.js";
 
 /*
  * PostgreSQL: every send of an account writes the same few rows (its balance, its hourly
@@ -9,11 +10,14 @@ import type { Db } from "./schema.js";
  * one flight of the lane is in the air at a time, and the sends that arrive meanwhile board the
  * next one together, one transaction (still one round trip) that locks the shared rows once.
  *
- * A flight runs every member's own statements first, members in the order of their recipients,
- * then every member's statements on the shared rows, in the same order: a send that waits for a
- * row of its recipient waits before its flight holds the account's rows, and two processes'
- * flights lock recipients' rows in one order. A guard of one member sees what the members before
- * it wrote, as if they had run one after another. No flight carries two sends to one recipient.
+ * A flight takes its rows in the one order every transaction that counts and charges a send
+ * keeps (src/accounts/ledger.ts): every member's own statements first, members in the order of
+ * their recipients (the rows of its recipient, and the rows it adds); then every member's
+ * statements on the account's counters, by the counter's key; then every member's debit of the
+ * balance, last. So a send that waits for a row of its recipient waits before its flight holds
+ * the account's rows, and no flight, batch or single send waits for a row another holds while
+ * holding one that other waits for. A guard of one member sees what the members before it wrote,
+ * as if they had run one after another. No flight carries two sends to one recipient.
  *
  * When a shared flight fails with an answer from the server (a guard refused, a unique index, a
  * deadlock), it wrote nothing, and each member flies again alone to get its own answer. A flight
@@ -27,10 +31,18 @@ export interface Lane {
   order: string;
 }
 
-/** A send's statements: those on its own rows, then those on the rows all sends of the account share. */
+/** A send's statements, by the rows they lock: its own, the account's counters, the balance. */
 export interface Flight {
+  /** On the rows of the send's recipient, and the rows it adds. */
   own: readonly FlightStatement[];
-  shared: readonly FlightStatement[];
+  /** On the account's counters, each with the key of the counter it counts in. */
+  counters?: readonly CounterStatement[];
+  /** The debit of the account's balance, if the send costs anything. */
+  debit?: FlightStatement;
+}
+
+export interface CounterStatement extends FlightStatement {
+  counter: string;
 }
 
 /** The lane of a send of `scope` to `recipient`. */
@@ -60,9 +72,12 @@ const lanesOfDb = new WeakMap<Db, Map<string, LaneState>>();
 /**
  * Commits `flight` in one round trip as `commitInOneFlight` does, in `lane`: at once when the
  * lane is free, else with the sends that wait for it. Throws what `commitInOneFlight` would have
- * thrown for this send alone.
+ * thrown for this send alone. A deadlock or serialization failure is counted as run again
+ * (`ctx.metrics`): a shared flight's members fly again alone, and a send's own flight throws it,
+ * having written nothing, for its caller to run the send in its ordinary transaction.
  */
-export function commitInLane(db: Db, lane: Lane, flight: Flight): Promise<void> {
+export function commitInLane(ctx: TransactionContext, lane: Lane, flight: Flight): Promise<void> {
+  const { db } = ctx;
   let lanes = lanesOfDb.get(db);
   if (!lanes) {
     lanes = new Map();
@@ -76,21 +91,21 @@ export function commitInLane(db: Db, lane: Lane, flight: Flight): Promise<void> 
   const boarded = new Promise<void>((resolve, reject) =>
     state.waiting.push({ ...flight, order: lane.order, resolve, reject }),
   );
-  if (state.inAir === 0) depart(db, lanes, lane.key, state);
-  else waitAtMost(db, lanes, lane.key, state);
+  if (state.inAir === 0) depart(ctx, lanes, lane.key, state);
+  else waitAtMost(ctx, lanes, lane.key, state);
   return boarded;
 }
 
-function depart(db: Db, lanes: Map<string, LaneState>, key: string, state: LaneState): void {
+function depart(ctx: TransactionContext, lanes: Map<string, LaneState>, key: string, state: LaneState): void {
   clearTimeout(state.overtake);
   state.overtake = undefined;
   const members = board(state.waiting);
   state.inAir += 1;
-  void fly(db, members).finally(() => {
+  void fly(ctx, members).finally(() => {
     state.inAir -= 1;
     if (state.waiting.length > 0) {
-      if (state.inAir === 0) depart(db, lanes, key, state);
-      else waitAtMost(db, lanes, key, state);
+      if (state.inAir === 0) depart(ctx, lanes, key, state);
+      else waitAtMost(ctx, lanes, key, state);
     } else if (state.inAir === 0) {
       lanes.delete(key);
     }
@@ -98,10 +113,15 @@ function depart(db: Db, lanes: Map<string, LaneState>, key: string, state: LaneS
 }
 
 /** The sends waiting leave after STALL_MS even if the flight in the air has not landed. */
-function waitAtMost(db: Db, lanes: Map<string, LaneState>, key: string, state: LaneState): void {
+function waitAtMost(
+  ctx: TransactionContext,
+  lanes: Map<string, LaneState>,
+  key: string,
+  state: LaneState,
+): void {
   state.overtake ??= setTimeout(() => {
     state.overtake = undefined;
-    if (state.waiting.length > 0) depart(db, lanes, key, state);
+    if (state.waiting.length > 0) depart(ctx, lanes, key, state);
   }, STALL_MS);
 }
 
@@ -122,16 +142,13 @@ function board(waiting: Member[]): Member[] {
   return members.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
 }
 
-async function fly(db: Db, members: Member[]): Promise<void> {
+async function fly(ctx: TransactionContext, members: Member[]): Promise<void> {
   if (members.length === 1) {
-    await flyAlone(db, members[0] as Member);
+    await flyAlone(ctx, members[0] as Member);
     return;
   }
   try {
-    await commitInOneFlight(db, [
-      ...members.flatMap((member) => member.own),
-      ...members.flatMap((member) => member.shared),
-    ]);
+    await commitInOneFlight(ctx.db, inLockOrder(members));
   } catch (error) {
     if (!(error instanceof FlightRefused) && (error as { code?: string }).code === undefined) {
       // No answer from the server (the connection broke): whether it committed is not known,
@@ -139,12 +156,35 @@ async function fly(db: Db, members: Member[]): Promise<void> {
       for (const member of members) member.reject(error);
       return;
     }
-    await Promise.all(members.map((member) => flyAlone(db, member)));
+    countConflict(ctx, error);
+    await Promise.all(members.map((member) => flyAlone(ctx, member)));
     return;
   }
   for (const member of members) member.resolve();
 }
 
-function flyAlone(db: Db, member: Member): Promise<void> {
-  return commitInOneFlight(db, [...member.own, ...member.shared]).then(member.resolve, member.reject);
+function flyAlone(ctx: TransactionContext, member: Member): Promise<void> {
+  return commitInOneFlight(ctx.db, inLockOrder([member])).then(member.resolve, (error: unknown) => {
+    countConflict(ctx, error);
+    member.reject(error);
+  });
+}
+
+/** The statements of `members` (in their recipients' order) in the lock order: own rows, counters, balance. */
+function inLockOrder(members: readonly Member[]): FlightStatement[] {
+  const counters = members
+    .flatMap((member) => member.counters ?? [])
+    // Stable: one counter's statements stay in their members' order.
+    .sort((a, b) => (a.counter < b.counter ? -1 : a.counter > b.counter ? 1 : 0));
+  return [
+    ...members.flatMap((member) => member.own),
+    ...counters,
+    ...members.flatMap((member) => (member.debit ? [member.debit] : [])),
+  ];
+}
+
+/** A conflict PostgreSQL aborted the flight for: it wrote nothing, and its sends run again. */
+function countConflict(ctx: TransactionContext, error: unknown): void {
+  const conflict = transactionConflictOf(error);
+  if (conflict) ctx.metrics.transactionConflict(conflict, "retried");
 }

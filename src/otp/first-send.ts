@@ -10,6 +10,7 @@ import {
 } from "../db/one-flight.js";
 import { preparedInsert } from "../db/prepared.js";
 import type { Channel, Environment, MessagesTable, OtpsTable } from "../db/schema.js";
+import { transactionConflictOf } from "../db/transaction.js";
 import { eventInsert } from "../events/outbox.js";
 import { newId } from "../ids.js";
 import { hitUnderLimitQuery } from "../rate-limit.js";
@@ -120,8 +121,9 @@ export function answerOf(
  * PostgreSQL, a send with no pending OTP for its number (the common case): the new OTP, its
  * delivery message and charge, its event and both hourly counts, written in one round trip
  * (src/db/one-flight.ts). Answers `undefined`, having written nothing, when the number has a
- * pending OTP (the one-pending-OTP index refuses the insert) or a limit or the balance refused:
- * the transaction of `sendOtp` then decides, with the answer and error it has always given.
+ * pending OTP (the one-pending-OTP index refuses the insert), a limit or the balance refused, or
+ * PostgreSQL aborted the flight for a conflict: the transaction of `sendOtp` then decides, with
+ * the answer and error it has always given.
  */
 export async function sendFirstOtpInOneFlight(
   ctx: AppContext,
@@ -150,25 +152,26 @@ export async function sendFirstOtpInOneFlight(
   const [numberLimit, accountLimit] = hourlySendLimits(ctx, scope, request.to);
   own.push(hit(numberLimit));
   // The rows every send of the account shares: they stay locked only until the COMMIT right
-  // behind them, and a shared flight locks them once (src/db/flight-lanes.ts).
-  const shared: FlightStatement[] = [hit(accountLimit)];
-  if (message && message.cost > 0) {
-    shared.push(
-      debitWithLedgerEntry({
-        id: newId("led"),
-        accountId: scope.accountId,
-        environment: scope.environment,
-        amount: message.cost,
-        reason: `${message.channel}_charge`,
-        reference: message.id,
-        createdAt: now,
-      }),
-    );
-  }
+  // behind them, and a shared flight locks them once, in the lock order (src/db/flight-lanes.ts).
+  const counters = [{ ...hit(accountLimit), counter: accountLimit.key }];
+  const debit =
+    message && message.cost > 0
+      ? debitWithLedgerEntry({
+          id: newId("led"),
+          accountId: scope.accountId,
+          environment: scope.environment,
+          amount: message.cost,
+          reason: `${message.channel}_charge`,
+          reference: message.id,
+          createdAt: now,
+        })
+      : undefined;
   try {
-    await commitInLane(ctx.db, sendLane(scope, request.to), { own, shared });
+    await commitInLane(ctx, sendLane(scope, request.to), { own, counters, debit });
   } catch (error) {
-    if (error instanceof FlightRefused || isUniqueViolation(error)) return undefined;
+    if (error instanceof FlightRefused || isUniqueViolation(error) || transactionConflictOf(error)) {
+      return undefined;
+    }
     throw error;
   }
   return answerOf(otp, send.channel, settings, message?.id ?? null);

@@ -313,9 +313,8 @@ async function sendAndCharge(
         ({ otp, code } = newOtp(ctx, first, now));
         await insertOtp.execute(trx, otp);
       }
-      // The hourly counts before the charge, in the order of the one-flight send
-      // (first-send.ts): the number's, the account's, then the balance. Two sends that took them
-      // in opposite orders would deadlock.
+      // The counters before the charge: the balance is the last row a send locks (the lock order,
+      // src/accounts/ledger.ts).
       await countHourlySend(trx, ctx, scope, request.to);
       const message =
         setup && otp.is_test === 0

@@ -9,6 +9,7 @@ import {
   countNewRecipient,
   countNewRecipients,
   forgetRecipients,
+  holdRecipientCount,
   type RecipientScope,
   uncountRecipient,
 } from "./recipient-cap.js";
@@ -30,8 +31,8 @@ export async function queuePreparedSends(
   scope: RecipientScope,
   sends: readonly PreparedSms[],
 ): Promise<Array<ApiError | undefined>> {
-  // All the numbers first, in one statement and in sorted order: concurrent batches and sends
-  // then take their row locks in one order (recipient-cap.ts).
+  // All the numbers first, in one statement and in sorted order, then the count, then the balance:
+  // the lock order of every transaction that sends (src/accounts/ledger.ts).
   const fresh = await claimRecipients(
     trx,
     ctx,
@@ -88,6 +89,8 @@ async function chargeAndQueueEach(
 ): Promise<{ refusals: Array<ApiError | undefined>; counted: Set<string> }> {
   const refusals: Array<ApiError | undefined> = [];
   const counted = new Set<string>();
+  // A send charged here may come before a new number counted after it: the count is taken first.
+  if (fresh.size > 0) await holdRecipientCount(trx, ctx, scope);
   for (const { row } of sends) {
     const to = row.recipient;
     const counts = fresh.has(to) && !counted.has(to);

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import { isoTime } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { countRecipientUnderCap, type FlightStatement } from "../db/one-flight.js";
+import type { CounterStatement } from "../db/flight-lanes.js";
+import { claimRecipientHour, countClaimedRecipientUnderCap, type FlightStatement } from "../db/one-flight.js";
 import { executeForIds, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
@@ -38,9 +39,9 @@ export interface RecipientScope {
 /**
  * Notes `numbers` as sent to in this clock hour and answers those that were not yet: one insert
  * that skips the numbers already there (a concurrent transaction's uncommitted number is waited
- * for). The numbers go in sorted, so transactions that claim several (batch sends) take their
- * row locks in one order and cannot deadlock on each other. Each new number must then be counted
- * with `countNewRecipient`, or forgotten with `forgetRecipients`, in the same transaction.
+ * for). The numbers go in sorted, and before the account's counter and balance, in the lock
+ * order of every transaction that sends (src/accounts/ledger.ts). Each new number must then be
+ * counted with `countNewRecipient`, or forgotten with `forgetRecipients`, in the same transaction.
  */
 export async function claimRecipients(
   trx: DbOrTrx,
@@ -167,6 +168,41 @@ const countManyUnderCap = prepareQuery<
     .returning("count"),
 );
 
+/**
+ * Takes the row of the hour's count of distinct recipients for this transaction without changing
+ * the count (a count of 0 if the hour has none yet). A transaction that counts and charges send
+ * after send takes it before its first charge, which must come after it (the lock order,
+ * src/accounts/ledger.ts).
+ */
+export async function holdRecipientCount(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  scope: RecipientScope,
+): Promise<void> {
+  const hourStart = currentHourStart(ctx);
+  await holdCount.execute(trx, {
+    key: counterKey(scope),
+    windowStart: isoTime(hourStart),
+    expiresAt: isoTime(hourStart + HOUR_MS),
+  });
+}
+
+const holdCount = prepareQuery<{ key: string; windowStart: string; expiresAt: string }, never>((db, param) =>
+  db
+    .insertInto("rate_limit_counters")
+    .values({
+      key: param("key"),
+      window_start: param("windowStart"),
+      count: 0,
+      expires_at: param("expiresAt"),
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["key", "window_start"])
+        .doUpdateSet((eb) => ({ count: eb.ref("rate_limit_counters.count") })),
+    ),
+);
+
 /** Takes back `count` new recipients this transaction counted, whose sends were refused after all. */
 export async function uncountRecipient(
   trx: DbOrTrx,
@@ -199,22 +235,29 @@ export async function forgetRecipients(
     .execute();
 }
 
-/** `countSmsRecipient` as one guarded statement of a one-flight transaction (PostgreSQL). */
+/**
+ * `countSmsRecipient` as statements of a one-flight transaction (PostgreSQL): the claim of the
+ * number, among the send's own statements, and its guarded count, on the account's counter.
+ */
 export function countSmsRecipientInFlight(
   ctx: AppContext,
   scope: RecipientScope,
   to: string,
-): FlightStatement {
+): { claim: FlightStatement; count: CounterStatement } {
   const hourStart = currentHourStart(ctx);
-  return countRecipientUnderCap({
+  const hour = {
     windowStart: isoTime(hourStart),
     accountId: scope.accountId,
     environment: scope.environment,
     recipient: to,
-    counterKey: counterKey(scope),
+  };
+  const counter = counterKey(scope);
+  const count = countClaimedRecipientUnderCap(hour, {
+    counterKey: counter,
     expiresAt: isoTime(hourStart + HOUR_MS),
     cap: ctx.rateLimits.smsRecipientsPerHour,
   });
+  return { claim: claimRecipientHour(hour), count: { ...count, counter } };
 }
 
 function counterKey(scope: RecipientScope): string {
