@@ -8,6 +8,7 @@ import { newId } from "../ids.js";
 import type { ClaimedDelivery } from "./deliveries.js";
 import { giveUpPendingDeliveries } from "./endpoints.js";
 import type { PostResult } from "./http-client.js";
+import { lockingRows } from "./locks.js";
 
 /** An endpoint that has failed every attempt for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
@@ -86,26 +87,21 @@ export function createOutcomeWriter(
  * Logs attempts and moves their deliveries on, in one transaction: succeeded; or due again after
  * the retry schedule's next delay; or, with the schedule used up, given up. Each endpoint's run
  * of failures is tracked too: a 410 answer, or 5 days of nothing but failures, disables it. Only
- * the holder of a delivery's lease moves it (a replay or a disable may have taken it back).
+ * the holder of a delivery's lease moves it (a replay or a disable may have taken it back). An
+ * endpoint deleted since the claim took its deliveries and attempts with it: its outcomes are
+ * dropped, as there is nothing left to record them on.
  */
 export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: Outcome[]): Promise<void> {
   const now = isoNow(ctx.clock);
-  const successes = outcomes.filter(({ result }) => succeeded(result));
-  const failures = outcomes.filter(({ result }) => !succeeded(result));
-  const attempts: WebhookAttemptsTable[] = outcomes.map(({ delivery, result }) => ({
-    id: newId("wat"),
-    endpoint_id: delivery.endpoint_id,
-    event_id: delivery.event_id,
-    event_type: delivery.type,
-    attempt: delivery.attempts + 1,
-    status_code: result.statusCode,
-    error: result.error,
-    duration_ms: result.durationMs,
-    created_at: now,
-  }));
-
-  await inTransaction(ctx, async (trx) => {
-    await insertRows(trx, "webhook_attempts", attempts);
+  const recorded = await inTransaction(ctx, async (trx) => {
+    const endpointIds = [...new Set(outcomes.map(({ delivery }) => delivery.endpoint_id))];
+    const present = new Set(
+      (await executeForIds(trx, endpointsToRecordOn, {}, endpointIds)).map(({ id }) => id),
+    );
+    const kept = outcomes.filter(({ delivery }) => present.has(delivery.endpoint_id));
+    if (kept.length === 0) return kept;
+    await insertRows(trx, "webhook_attempts", kept.map(attemptRow(now)));
+    const successes = kept.filter(({ result }) => succeeded(result));
     await executeForIds(
       trx,
       markSucceeded,
@@ -125,13 +121,39 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
         .where("id", "in", [...recovered])
         .execute();
     }
-    for (const failure of failures) await recordFailure(ctx, trx, owner, failure, now);
+    for (const failure of kept) {
+      if (!succeeded(failure.result)) await recordFailure(ctx, trx, owner, failure, now);
+    }
+    return kept;
   });
+  const failures = recorded.filter(({ result }) => !succeeded(result));
   const retrying = failures.filter(({ delivery }) => retryDelayAfter(ctx, delivery) !== undefined).length;
-  ctx.metrics.webhookAttempts("delivered", successes.length);
+  ctx.metrics.webhookAttempts("delivered", recorded.length - failures.length);
   ctx.metrics.webhookAttempts("retrying", retrying);
   ctx.metrics.webhookAttempts("gave_up", failures.length - retrying);
 }
+
+function attemptRow(now: string): (outcome: Outcome) => WebhookAttemptsTable {
+  return ({ delivery, result }) => ({
+    id: newId("wat"),
+    endpoint_id: delivery.endpoint_id,
+    event_id: delivery.event_id,
+    event_type: delivery.type,
+    attempt: delivery.attempts + 1,
+    status_code: result.statusCode,
+    error: result.error,
+    duration_ms: result.durationMs,
+    created_at: now,
+  });
+}
+
+/**
+ * The endpoints of a batch that still exist, held (KEY SHARE, locks.ts) until its attempts are
+ * in, so none is deleted before.
+ */
+const endpointsToRecordOn = prepareForIds<object, { id: string }>((db, _param, ids, dialect) =>
+  lockingRows(db.selectFrom("webhook_endpoints").select("id").where("id", "in", ids), dialect, "key share"),
+);
 
 /** Deliveries that succeeded, of those the worker (`owner`) still holds, by id. */
 const markSucceeded = prepareForIds<{ owner: string; now: string }, never>((db, param, ids) =>
