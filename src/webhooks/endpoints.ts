@@ -17,7 +17,7 @@ import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { seal, unseal } from "../otp/codes.js";
-import { lockingRows, type RowLock } from "./locks.js";
+import { lockingRows, lockOrder, type RowLock } from "./locks.js";
 import { SECRET_PREFIX } from "./signing.js";
 import { checkWebhookUrl } from "./ssrf.js";
 
@@ -164,7 +164,7 @@ export async function updateEndpoint(
       .where("id", "=", current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (disabling) await giveUpPendingDeliveries(trx, current.id, now);
+    if (disabling) await giveUpPendingDeliveries(trx, ctx.dialect, current.id, now);
     return updated;
   });
   return toEndpoint(row);
@@ -241,17 +241,29 @@ export async function findEndpoint(
   return row;
 }
 
-/** A disabled endpoint's waiting deliveries end unsent (a replay can send them again). */
+/**
+ * A disabled endpoint's waiting deliveries end unsent (a replay can send them again). The caller
+ * holds the endpoint's row; the deliveries are locked in lock order (locks.ts).
+ */
 export async function giveUpPendingDeliveries(
   trx: Transaction<Database>,
+  dialect: Dialect,
   endpointId: string,
   now: string,
 ): Promise<void> {
+  const pending = trx
+    .selectFrom("webhook_deliveries")
+    .select("id")
+    .where("endpoint_id", "=", endpointId)
+    .where("state", "=", sql.lit("pending"));
   await trx
     .updateTable("webhook_deliveries")
     .set({ state: "failed", next_attempt_at: null, lease_owner: null, lease_until: null, updated_at: now })
-    .where("endpoint_id", "=", endpointId)
-    .where("state", "=", sql.lit("pending"))
+    .$call((update) =>
+      dialect === "postgres"
+        ? update.where("id", "in", pending.orderBy(lockOrder(dialect)).forNoKeyUpdate())
+        : update.where("endpoint_id", "=", endpointId).where("state", "=", sql.lit("pending")),
+    )
     .execute();
 }
 

@@ -6,6 +6,7 @@ import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { type EventView, recordEvent } from "../events/outbox.js";
 import { ALL_EVENTS, type EndpointScope, findEndpoint } from "./endpoints.js";
+import { lockOrder } from "./locks.js";
 import { deliveryId, pendingDelivery } from "./relay.js";
 
 /**
@@ -19,7 +20,7 @@ export async function sendTestEvent(
   endpointId: string,
 ): Promise<EventView> {
   return inTransaction(ctx, async (trx) => {
-    // Held until the commit: a DELETE meanwhile makes this a 404.
+    // Held until the commit: a DELETE meanwhile makes this a 404, a disable waits or comes first.
     const endpoint = requireEnabled(
       await findEndpoint(trx, scope, endpointId, { dialect: ctx.dialect, lock: "share" }),
     );
@@ -55,13 +56,16 @@ export async function replayEvents(
     throw new ApiError("invalid_request", "since must be an RFC 3339 time.", "since");
   }
   return inTransaction(ctx, async (trx) => {
-    // Held until the commit: a DELETE meanwhile makes this a 404.
+    // Held until the commit: a DELETE meanwhile makes this a 404, and a disable either waits for
+    // the replay (and gives its deliveries up with the others) or comes first (and it is refused).
     const endpoint = requireEnabled(
       await findEndpoint(trx, scope, endpointId, { dialect: ctx.dialect, lock: "share" }),
     );
     const events = JSON.parse(endpoint.events) as string[];
     const now = isoNow(ctx.clock);
     const typeFilter = events.includes(ALL_EVENTS) ? sql`` : sql`and type in (${sql.join(events)})`;
+    // In lock order (locks.ts): the deliveries' ids are the endpoint's id and the events' ids.
+    const inLockOrder = ctx.dialect === "postgres" ? sql`order by ${lockOrder(ctx.dialect)}` : sql``;
     const result = await sql`
       insert into webhook_deliveries
         (id, endpoint_id, event_id, state, attempts, next_attempt_at, lease_owner, lease_until, created_at, updated_at)
@@ -73,6 +77,7 @@ export async function replayEvents(
         and created_at >= ${new Date(sinceTime).toISOString()}
         and type <> 'webhook.test'
         ${typeFilter}
+      ${inLockOrder}
       on conflict (id) do update set
         state = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at,
         lease_owner = null, lease_until = null,

@@ -14,11 +14,13 @@ export interface ServerProcess {
 /**
  * Starts `dakiya serve` as its own process on a free port of 127.0.0.1 and resolves once it
  * listens, with `args` after `serve`. `env` is added to this process's environment; the log level is info at least, since
- * the "Server listening at" line is how the address is learnt.
+ * the "Server listening at" line is how the address is learnt. `startTimeoutMs` bounds the start
+ * (the sources are compiled as they load, which takes long on a busy machine).
  */
 export async function startServerProcess(
   env: NodeJS.ProcessEnv,
   args: string[] = [],
+  { startTimeoutMs = 20_000 }: { startTimeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [BIN, "serve", ...args], {
     cwd: ROOT,
@@ -37,7 +39,10 @@ export async function startServerProcess(
     await exited;
   };
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start in 20 s: ${stderr}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not start in ${startTimeoutMs / 1000} s: ${stderr}`)),
+      startTimeoutMs,
+    );
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`serve exited (${code ?? signal}) before listening: ${stderr}`));
