@@ -71,14 +71,16 @@ export async function claimDueMessages(
 /**
  * Takes up to `limit` events that no relay has fanned out to webhook endpoints yet, oldest first,
  * for the caller's transaction (which marks them). On PostgreSQL, relays in other workers skip
- * the rows one holds instead of waiting for them.
+ * the rows one holds instead of waiting for them. The lock is the one the relay's mark needs (no
+ * key changes): a FOR UPDATE would also block the KEY SHARE lock that a replay's new delivery
+ * takes on its event, while the relay waits for that delivery's id: a deadlock.
  */
 export async function claimEventsToFanOut(
   trx: Transaction<Database>,
   dialect: Dialect,
   limit: number,
 ): Promise<Array<Pick<EventsTable, "id" | "account_id" | "environment" | "type">>> {
-  const lock = dialect === "postgres" ? sql`for update skip locked` : sql``;
+  const lock = dialect === "postgres" ? sql`for no key update skip locked` : sql``;
   const result = await sql<Pick<EventsTable, "id" | "account_id" | "environment" | "type">>`
     select id, account_id, environment, type from events
     where fanned_out_at is null

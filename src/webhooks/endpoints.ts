@@ -6,6 +6,7 @@ import { lockForUpdate } from "../db/locks.js";
 import {
   type Database,
   type DbOrTrx,
+  type Dialect,
   type Environment,
   EVENT_TYPES,
   type WebhookDisabledReason,
@@ -16,6 +17,7 @@ import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../ids.js";
 import { seal, unseal } from "../otp/codes.js";
+import { lockingRows, lockOrder, type RowLock } from "./locks.js";
 import { SECRET_PREFIX } from "./signing.js";
 import { checkWebhookUrl } from "./ssrf.js";
 
@@ -147,20 +149,22 @@ export async function updateEndpoint(
   if (patch.description !== undefined) changes.description = patch.description;
   const now = isoNow(ctx.clock);
   const row = await inTransaction(ctx, async (trx) => {
-    const current = await findEndpoint(trx, scope, id);
+    // Locked, so a DELETE meanwhile makes this a 404 and two changes of its status take turns.
+    const current = await findEndpoint(trx, scope, id, { dialect: ctx.dialect, lock: "no key update" });
+    const update = { ...changes };
     if (patch.status === "enabled" && current.status !== "enabled") {
-      Object.assign(changes, { status: "enabled", disabled_reason: null, failing_since: null });
+      Object.assign(update, { status: "enabled", disabled_reason: null, failing_since: null });
     }
     const disabling = patch.status === "disabled" && current.status !== "disabled";
-    if (disabling) Object.assign(changes, { status: "disabled", disabled_reason: "manual" });
-    if (Object.keys(changes).length === 0) return current;
+    if (disabling) Object.assign(update, { status: "disabled", disabled_reason: "manual" });
+    if (Object.keys(update).length === 0) return current;
     const updated = await trx
       .updateTable("webhook_endpoints")
-      .set({ ...changes, updated_at: now })
+      .set({ ...update, updated_at: now })
       .where("id", "=", current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (disabling) await giveUpPendingDeliveries(trx, current.id, now);
+    if (disabling) await giveUpPendingDeliveries(trx, ctx.dialect, current.id, now);
     return updated;
   });
   return toEndpoint(row);
@@ -189,7 +193,7 @@ export async function rotateSecret(
 ): Promise<WebhookEndpoint> {
   const secret = generateWebhookSecret();
   const row = await inTransaction(ctx, async (trx) => {
-    const current = await findEndpoint(trx, scope, id);
+    const current = await findEndpoint(trx, scope, id, { dialect: ctx.dialect, lock: "no key update" });
     const keepsSigning = opensUnder(ctx.secret, current.secret_sealed);
     return trx
       .updateTable("webhook_endpoints")
@@ -215,10 +219,15 @@ function opensUnder(serverSecret: string, sealed: string): boolean {
   }
 }
 
+/**
+ * The endpoint `id` of `scope`, or 404. With `lock` (in a transaction), its row stays locked until
+ * the transaction ends, in that mode (see locks.ts); one deleted meanwhile is not found.
+ */
 export async function findEndpoint(
   db: DbOrTrx,
   scope: EndpointScope,
   id: string,
+  lock?: { dialect: Dialect; lock: RowLock },
 ): Promise<WebhookEndpointsTable> {
   let query = db
     .selectFrom("webhook_endpoints")
@@ -226,22 +235,35 @@ export async function findEndpoint(
     .where("id", "=", id)
     .where("account_id", "=", scope.accountId);
   if (scope.environment) query = query.where("environment", "=", scope.environment);
+  if (lock) query = lockingRows(query, lock.dialect, lock.lock);
   const row = await query.executeTakeFirst();
   if (!row) throw endpointNotFound(id);
   return row;
 }
 
-/** A disabled endpoint's waiting deliveries end unsent (a replay can send them again). */
+/**
+ * A disabled endpoint's waiting deliveries end unsent (a replay can send them again). The caller
+ * holds the endpoint's row; the deliveries are locked in lock order (locks.ts).
+ */
 export async function giveUpPendingDeliveries(
   trx: Transaction<Database>,
+  dialect: Dialect,
   endpointId: string,
   now: string,
 ): Promise<void> {
+  const pending = trx
+    .selectFrom("webhook_deliveries")
+    .select("id")
+    .where("endpoint_id", "=", endpointId)
+    .where("state", "=", sql.lit("pending"));
   await trx
     .updateTable("webhook_deliveries")
     .set({ state: "failed", next_attempt_at: null, lease_owner: null, lease_until: null, updated_at: now })
-    .where("endpoint_id", "=", endpointId)
-    .where("state", "=", sql.lit("pending"))
+    .$call((update) =>
+      dialect === "postgres"
+        ? update.where("id", "in", pending.orderBy(lockOrder(dialect)).forNoKeyUpdate())
+        : update.where("endpoint_id", "=", endpointId).where("state", "=", sql.lit("pending")),
+    )
     .execute();
 }
 

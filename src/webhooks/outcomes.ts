@@ -8,6 +8,7 @@ import { newId } from "../ids.js";
 import type { ClaimedDelivery } from "./deliveries.js";
 import { giveUpPendingDeliveries } from "./endpoints.js";
 import type { PostResult } from "./http-client.js";
+import { compareLockOrder, lockingRows, lockOrder } from "./locks.js";
 
 /** An endpoint that has failed every attempt for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
@@ -86,26 +87,36 @@ export function createOutcomeWriter(
  * Logs attempts and moves their deliveries on, in one transaction: succeeded; or due again after
  * the retry schedule's next delay; or, with the schedule used up, given up. Each endpoint's run
  * of failures is tracked too: a 410 answer, or 5 days of nothing but failures, disables it. Only
- * the holder of a delivery's lease moves it (a replay or a disable may have taken it back).
+ * the holder of a delivery's lease moves it (a replay or a disable may have taken it back). An
+ * endpoint deleted since the claim took its deliveries and attempts with it: its outcomes are
+ * dropped, as there is nothing left to record them on.
  */
 export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: Outcome[]): Promise<void> {
   const now = isoNow(ctx.clock);
-  const successes = outcomes.filter(({ result }) => succeeded(result));
-  const failures = outcomes.filter(({ result }) => !succeeded(result));
-  const attempts: WebhookAttemptsTable[] = outcomes.map(({ delivery, result }) => ({
-    id: newId("wat"),
-    endpoint_id: delivery.endpoint_id,
-    event_id: delivery.event_id,
-    event_type: delivery.type,
-    attempt: delivery.attempts + 1,
-    status_code: result.statusCode,
-    error: result.error,
-    duration_ms: result.durationMs,
-    created_at: now,
-  }));
-
-  await inTransaction(ctx, async (trx) => {
-    await insertRows(trx, "webhook_attempts", attempts);
+  const recorded = await inTransaction(ctx, async (trx) => {
+    // Locks in the order of locks.ts: the endpoints this batch changes, then all its endpoints
+    // (which also tells the ones deleted meanwhile), then the deliveries still leased to this worker.
+    const changed = outcomes.filter((outcome) => changesEndpoint(outcome, now));
+    if (changed.length > 0 && ctx.dialect === "postgres") {
+      await executeForIds(trx, endpointsToChange, {}, endpointIdsOf(changed));
+    }
+    const present = new Set(
+      (await executeForIds(trx, endpointsToRecordOn, {}, endpointIdsOf(outcomes))).map(({ id }) => id),
+    );
+    const kept = outcomes
+      .filter(({ delivery }) => present.has(delivery.endpoint_id))
+      .sort((a, b) => compareLockOrder(a.delivery.id, b.delivery.id));
+    if (kept.length === 0) return kept;
+    await insertRows(trx, "webhook_attempts", kept.map(attemptRow(now)));
+    if (ctx.dialect === "postgres") {
+      await executeForIds(
+        trx,
+        deliveriesStillHeld,
+        { owner },
+        kept.map(({ delivery }) => delivery.id),
+      );
+    }
+    const successes = kept.filter(({ result }) => succeeded(result));
     await executeForIds(
       trx,
       markSucceeded,
@@ -125,13 +136,83 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
         .where("id", "in", [...recovered])
         .execute();
     }
-    for (const failure of failures) await recordFailure(ctx, trx, owner, failure, now);
+    for (const failure of kept) {
+      if (!succeeded(failure.result)) await recordFailure(ctx, trx, owner, failure, now);
+    }
+    return kept;
   });
+  const failures = recorded.filter(({ result }) => !succeeded(result));
   const retrying = failures.filter(({ delivery }) => retryDelayAfter(ctx, delivery) !== undefined).length;
-  ctx.metrics.webhookAttempts("delivered", successes.length);
+  ctx.metrics.webhookAttempts("delivered", recorded.length - failures.length);
   ctx.metrics.webhookAttempts("retrying", retrying);
   ctx.metrics.webhookAttempts("gave_up", failures.length - retrying);
 }
+
+function attemptRow(now: string): (outcome: Outcome) => WebhookAttemptsTable {
+  return ({ delivery, result }) => ({
+    id: newId("wat"),
+    endpoint_id: delivery.endpoint_id,
+    event_id: delivery.event_id,
+    event_type: delivery.type,
+    attempt: delivery.attempts + 1,
+    status_code: result.statusCode,
+    error: result.error,
+    duration_ms: result.durationMs,
+    created_at: now,
+  });
+}
+
+/** The endpoints of `outcomes`, each once, in lock order. */
+function endpointIdsOf(outcomes: Outcome[]): string[] {
+  return [...new Set(outcomes.map(({ delivery }) => delivery.endpoint_id))].sort(compareLockOrder);
+}
+
+/** Whether an outcome changes its endpoint: ends its run of failures, starts one, or disables it. */
+function changesEndpoint(outcome: Outcome, now: string): boolean {
+  const { delivery, result } = outcome;
+  if (succeeded(result)) return delivery.failing_since !== null;
+  return delivery.failing_since === null || disablingReason(outcome, now) !== undefined;
+}
+
+/** Why a failed attempt disables its endpoint: it answered 410, or it has failed for 5 days. */
+function disablingReason({ delivery, result }: Outcome, now: string): "gone" | "failing" | undefined {
+  if (result.statusCode === GONE_STATUS) return "gone";
+  const failingSince = delivery.failing_since ?? now;
+  return Date.parse(now) - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS ? "failing" : undefined;
+}
+
+/** Endpoints whose run of failures or status a batch changes, locked for it (PostgreSQL). */
+const endpointsToChange = prepareForIds<object, { id: string }>((db, _param, ids, dialect) =>
+  lockingRows(
+    db.selectFrom("webhook_endpoints").select("id").where("id", "in", ids).orderBy(lockOrder(dialect)),
+    dialect,
+    "no key update",
+  ),
+);
+
+/** The endpoints of a batch that still exist, kept from being deleted until its attempts are in. */
+const endpointsToRecordOn = prepareForIds<object, { id: string }>((db, _param, ids, dialect) =>
+  lockingRows(
+    db.selectFrom("webhook_endpoints").select("id").where("id", "in", ids).orderBy(lockOrder(dialect)),
+    dialect,
+    "key share",
+  ),
+);
+
+/** Of a batch's deliveries, those still leased to the worker, locked in lock order (PostgreSQL). */
+const deliveriesStillHeld = prepareForIds<{ owner: string }, { id: string }>((db, param, ids, dialect) =>
+  lockingRows(
+    db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("id", "in", ids)
+      .where("lease_owner", "=", param("owner"))
+      .where("state", "=", sql.lit("pending"))
+      .orderBy(lockOrder(dialect)),
+    dialect,
+    "no key update",
+  ),
+);
 
 /** Deliveries that succeeded, of those the worker (`owner`) still holds, by id. */
 const markSucceeded = prepareForIds<{ owner: string; now: string }, never>((db, param, ids) =>
@@ -181,26 +262,17 @@ async function recordFailure(
     .execute();
 
   const failingSince = delivery.failing_since ?? now;
-  const gone = result.statusCode === GONE_STATUS;
-  const failingTooLong = Date.parse(now) - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
-  if (gone || failingTooLong) {
+  const reason = disablingReason({ delivery, result }, now);
+  if (reason !== undefined) {
     const disabled = await trx
       .updateTable("webhook_endpoints")
-      .set({
-        status: "disabled",
-        disabled_reason: gone ? "gone" : "failing",
-        failing_since: failingSince,
-        updated_at: now,
-      })
+      .set({ status: "disabled", disabled_reason: reason, failing_since: failingSince, updated_at: now })
       .where("id", "=", delivery.endpoint_id)
       .where("status", "=", "enabled")
       .executeTakeFirst();
     if (disabled.numUpdatedRows > 0n) {
-      await giveUpPendingDeliveries(trx, delivery.endpoint_id, now);
-      ctx.log.warn(
-        { webhook_id: delivery.endpoint_id, reason: gone ? "gone" : "failing" },
-        "webhook endpoint disabled",
-      );
+      await giveUpPendingDeliveries(trx, ctx.dialect, delivery.endpoint_id, now);
+      ctx.log.warn({ webhook_id: delivery.endpoint_id, reason }, "webhook endpoint disabled");
     }
   } else if (delivery.failing_since === null) {
     await trx

@@ -6,6 +6,7 @@ import { rowLimit } from "../db/row-limit.js";
 import type { WebhookDeliveriesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { subscribesTo } from "./endpoints.js";
+import { compareLockOrder, lockingRows, lockOrder } from "./locks.js";
 
 /** The id of the one delivery of `eventId` to `endpointId`. */
 export function deliveryId(endpointId: string, eventId: string): string {
@@ -28,12 +29,17 @@ export async function relayEvents(ctx: AppContext, limit: number): Promise<numbe
     if (events.length === 0) return 0;
     const now = isoNow(ctx.clock);
     const accounts = [...new Set(events.map((event) => event.account_id))];
-    const endpoints = await trx
-      .selectFrom("webhook_endpoints")
-      .select(["id", "account_id", "environment", "events"])
-      .where("account_id", "in", accounts)
-      .where("status", "=", "enabled")
-      .execute();
+    // Held until the commit, so none is deleted before its deliveries are in (locks.ts).
+    const endpoints = await lockingRows(
+      trx
+        .selectFrom("webhook_endpoints")
+        .select(["id", "account_id", "environment", "events"])
+        .where("account_id", "in", accounts)
+        .where("status", "=", "enabled")
+        .orderBy(lockOrder(ctx.dialect)),
+      ctx.dialect,
+      "key share",
+    ).execute();
     const subscriptions = endpoints.map((endpoint) => ({
       ...endpoint,
       events: JSON.parse(endpoint.events) as string[],
@@ -48,6 +54,8 @@ export async function relayEvents(ctx: AppContext, limit: number): Promise<numbe
         deliveries.push(pendingDelivery(endpoint.id, event.id, now));
       }
     }
+    // In lock order: a replay may be inserting some of them too.
+    deliveries.sort((a, b) => compareLockOrder(a.id, b.id));
     await insertRows(trx, "webhook_deliveries", deliveries, { skipConflictsOn: "id" });
     await executeForIds(
       trx,

@@ -6,6 +6,7 @@ import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { type EventView, recordEvent } from "../events/outbox.js";
 import { ALL_EVENTS, type EndpointScope, findEndpoint } from "./endpoints.js";
+import { lockOrder } from "./locks.js";
 import { deliveryId, pendingDelivery } from "./relay.js";
 
 /**
@@ -19,7 +20,10 @@ export async function sendTestEvent(
   endpointId: string,
 ): Promise<EventView> {
   return inTransaction(ctx, async (trx) => {
-    const endpoint = requireEnabled(await findEndpoint(trx, scope, endpointId));
+    // Held until the commit: a DELETE meanwhile makes this a 404, a disable waits or comes first.
+    const endpoint = requireEnabled(
+      await findEndpoint(trx, scope, endpointId, { dialect: ctx.dialect, lock: "share" }),
+    );
     const now = isoNow(ctx.clock);
     const event = await recordEvent(trx, ctx, {
       accountId: endpoint.account_id,
@@ -51,26 +55,35 @@ export async function replayEvents(
   if (Number.isNaN(sinceTime)) {
     throw new ApiError("invalid_request", "since must be an RFC 3339 time.", "since");
   }
-  const endpoint = requireEnabled(await findEndpoint(ctx.db, scope, endpointId));
-  const events = JSON.parse(endpoint.events) as string[];
-  const now = isoNow(ctx.clock);
-  const typeFilter = events.includes(ALL_EVENTS) ? sql`` : sql`and type in (${sql.join(events)})`;
-  const result = await sql`
-    insert into webhook_deliveries
-      (id, endpoint_id, event_id, state, attempts, next_attempt_at, lease_owner, lease_until, created_at, updated_at)
-    select ${deliveryId(endpoint.id, "")} || id, cast(${endpoint.id} as text), id, 'pending', 0,
-      cast(${now} as text), null, null, cast(${now} as text), cast(${now} as text)
-    from events
-    where account_id = ${endpoint.account_id}
-      and environment = ${endpoint.environment}
-      and created_at >= ${new Date(sinceTime).toISOString()}
-      and type <> 'webhook.test'
-      ${typeFilter}
-    on conflict (id) do update set
-      state = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at,
-      lease_owner = null, lease_until = null,
-      created_at = excluded.created_at, updated_at = excluded.updated_at`.execute(ctx.db);
-  return Number(result.numAffectedRows ?? 0n);
+  return inTransaction(ctx, async (trx) => {
+    // Held until the commit: a DELETE meanwhile makes this a 404, and a disable either waits for
+    // the replay (and gives its deliveries up with the others) or comes first (and it is refused).
+    const endpoint = requireEnabled(
+      await findEndpoint(trx, scope, endpointId, { dialect: ctx.dialect, lock: "share" }),
+    );
+    const events = JSON.parse(endpoint.events) as string[];
+    const now = isoNow(ctx.clock);
+    const typeFilter = events.includes(ALL_EVENTS) ? sql`` : sql`and type in (${sql.join(events)})`;
+    // In lock order (locks.ts): the deliveries' ids are the endpoint's id and the events' ids.
+    const inLockOrder = ctx.dialect === "postgres" ? sql`order by ${lockOrder(ctx.dialect)}` : sql``;
+    const result = await sql`
+      insert into webhook_deliveries
+        (id, endpoint_id, event_id, state, attempts, next_attempt_at, lease_owner, lease_until, created_at, updated_at)
+      select ${deliveryId(endpoint.id, "")} || id, cast(${endpoint.id} as text), id, 'pending', 0,
+        cast(${now} as text), null, null, cast(${now} as text), cast(${now} as text)
+      from events
+      where account_id = ${endpoint.account_id}
+        and environment = ${endpoint.environment}
+        and created_at >= ${new Date(sinceTime).toISOString()}
+        and type <> 'webhook.test'
+        ${typeFilter}
+      ${inLockOrder}
+      on conflict (id) do update set
+        state = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at,
+        lease_owner = null, lease_until = null,
+        created_at = excluded.created_at, updated_at = excluded.updated_at`.execute(trx);
+    return Number(result.numAffectedRows ?? 0n);
+  });
 }
 
 function requireEnabled(endpoint: WebhookEndpointsTable): WebhookEndpointsTable {
