@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
 import { createKey } from "../src/keys/keys.js";
@@ -39,6 +40,58 @@ describe.each(DIALECTS)("OTP verify on %s", (dialect) => {
   });
 
   describe("verify", () => {
+    it.runIf(dialect === "postgres")(
+      "approves a right code whose one-round-trip approval PostgreSQL aborts for a deadlock, once",
+      async () => {
+        const { secret } = await account();
+        const { otp, to, code } = await sentOtp(secret);
+        // The first approval of this OTP is aborted as PostgreSQL aborts a deadlock's victim. A
+        // sequence counts the approvals, as its values survive the abort's rollback.
+        await sql.raw(`create sequence approvals_seen`).execute(ctx.db);
+        await sql
+          .raw(
+            `create function abort_first_approval() returns trigger language plpgsql as $$
+            begin
+              if new.id = '${otp.id}' and new.status = 'approved' and nextval('approvals_seen') = 1 then
+                raise exception 'deadlock detected' using errcode = '40P01';
+              end if;
+              return new;
+            end $$`,
+          )
+          .execute(ctx.db);
+        await sql
+          .raw(`create trigger abort_first_approval before update on otps
+            for each row execute function abort_first_approval()`)
+          .execute(ctx.db);
+        const conflicts = vi.spyOn(ctx.metrics, "transactionConflict");
+        try {
+          expect(await verifyOk(secret, to, code)).toEqual({
+            verified: true,
+            reason: "approved",
+            attempts_remaining: 4,
+          });
+          const { rows } = await sql<{ last_value: string }>`select last_value from approvals_seen`.execute(
+            ctx.db,
+          );
+          expect(Number(rows[0]?.last_value)).toBe(2);
+          expect(conflicts).toHaveBeenCalledWith("deadlock", "retried");
+        } finally {
+          conflicts.mockRestore();
+          await sql.raw(`drop trigger abort_first_approval on otps`).execute(ctx.db);
+          await sql.raw(`drop function abort_first_approval`).execute(ctx.db);
+          await sql.raw(`drop sequence approvals_seen`).execute(ctx.db);
+        }
+        expect(await otpDetails(secret, otp.id)).toMatchObject({ status: "approved", attempts_remaining: 4 });
+        const verified = await ctx.db
+          .selectFrom("events")
+          .select("id")
+          .where("type", "=", "otp.verified")
+          .where("data", "like", `%${otp.id}%`)
+          .execute();
+        expect(verified).toHaveLength(1);
+      },
+    );
+
     it("approves the right code once, then says already_verified", async () => {
       const { secret } = await account();
       const { otp, to, code } = await sentOtp(secret);

@@ -5,7 +5,7 @@ import { commitInOneFlight, FlightRefused, guarded, readTogether, statementOf } 
 import { prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { Channel, Database, DbOrTrx, Environment, OtpsTable } from "../db/schema.js";
-import { inTransaction } from "../db/transaction.js";
+import { inTransaction, transactionConflictOf } from "../db/transaction.js";
 import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
 import { ApiError } from "../errors.js";
 import { recordOtpEvents } from "../events/emit.js";
@@ -546,7 +546,11 @@ async function approveInOneFlight(
     await commitInOneFlight(ctx.db, [guarded(approval, "otp_changed"), statementOf(event.insert)]);
   } catch (error) {
     if (error instanceof FlightRefused) return undefined;
-    throw error;
+    // Nothing was written: the ordinary transaction, which runs again on conflicts, approves it.
+    const conflict = transactionConflictOf(error);
+    if (conflict === undefined) throw error;
+    ctx.metrics.transactionConflict(conflict, "retried");
+    return undefined;
   }
   return { verified: true, reason: "approved", attempts_remaining: remaining };
 }
