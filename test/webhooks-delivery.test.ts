@@ -7,6 +7,7 @@ import type { Environment, EventType } from "../src/db/schema.js";
 import { startWorker } from "../src/delivery/worker.js";
 import { recordEvent } from "../src/events/outbox.js";
 import type { App } from "../src/http/types.js";
+import { createLogger } from "../src/logger.js";
 import { type RunningDispatcher, startWebhookDispatcher } from "../src/webhooks/dispatcher.js";
 import { ALL_EVENTS, createEndpoint } from "../src/webhooks/endpoints.js";
 import { createOutcomeWriter } from "../src/webhooks/outcomes.js";
@@ -63,11 +64,14 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
   const receivers: WebhookReceiver[] = [];
   let dispatchers = 0;
   let defaultLookup: HostLookup;
+  /** What the context logs at warn and above, one JSON line each. */
+  const warnings: string[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     ctx = await openTestContext(database.url, {
       clock: realClock,
+      log: createLogger("warn", { write: (line: string) => void warnings.push(line) }),
       env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_TIMEOUT_MS: "2000" },
     });
     app = await buildApp(ctx);
@@ -363,6 +367,10 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
     await emit("sms.delivered");
     await waitFor(async () => (await get(endpoint.id)).status === "disabled", 5_000);
     expect(await get(endpoint.id)).toMatchObject({ status: "disabled", disabled_reason: "gone" });
+    const disabledLines = warnings
+      .map((line) => JSON.parse(line) as { msg: string; webhook_id?: string; reason?: string })
+      .filter((line) => line.msg === "webhook endpoint disabled" && line.webhook_id === endpoint.id);
+    expect(disabledLines).toEqual([expect.objectContaining({ reason: "gone" })]);
     expect((await attempts(endpoint.id))[0]).toMatchObject({
       status_code: 410,
       error: expect.stringMatching(/410/),

@@ -350,7 +350,7 @@ async function sendAndCharge(
  * again, so the send is answered as it would be after that change: a resend, a new OTP, or a
  * refusal (its cooldown, its limits). A run loses only when another send or verification
  * committed a change to the number's OTPs in between, so the runs are few; a send that lost more
- * often than the number may be sent to in an hour is refused by that limit.
+ * often than the number may be sent to in an hour is answered 503, to be tried again.
  */
 async function sendAsTheLast(
   numberLimit: HourlySendLimit,
@@ -362,7 +362,10 @@ async function sendAsTheLast(
     } catch (error) {
       if (!lostToConcurrentSend(error)) throw error;
       if (run > numberLimit.limit) {
-        throw new ApiError("rate_limited", numberLimit.what).withRetryAfter(HOUR_SECONDS);
+        throw new ApiError(
+          "unavailable",
+          "Other sends to this number kept changing its OTP; try again.",
+        ).withRetryAfter(1);
       }
     }
   }
@@ -594,7 +597,10 @@ async function checkCode(
     const answer = await checkPendingCode(trx, ctx, number, code, now, check === 1 ? readBefore : undefined);
     if (answer) return answer;
     if (check > ctx.otpLimits.sendsPerNumberPerHour) {
-      throw new Error(`the OTP of ${number.to} was replaced ${check} times while a code was checked`);
+      throw new ApiError(
+        "unavailable",
+        "The number's OTP kept changing while this code was checked; try again.",
+      ).withRetryAfter(1);
     }
   }
 }

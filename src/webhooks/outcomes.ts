@@ -2,7 +2,7 @@ import { sql, type Transaction } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
-import type { Database, WebhookAttemptsTable } from "../db/schema.js";
+import type { Database, WebhookAttemptsTable, WebhookDisabledReason } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { newId } from "../ids.js";
 import type { ClaimedDelivery } from "./deliveries.js";
@@ -106,7 +106,7 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
     const kept = outcomes
       .filter(({ delivery }) => present.has(delivery.endpoint_id))
       .sort((a, b) => compareLockOrder(a.delivery.id, b.delivery.id));
-    if (kept.length === 0) return kept;
+    if (kept.length === 0) return { kept, disabled: [] };
     await insertRows(trx, "webhook_attempts", kept.map(attemptRow(now)));
     if (ctx.dialect === "postgres") {
       await executeForIds(
@@ -136,14 +136,21 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
         .where("id", "in", [...recovered])
         .execute();
     }
+    const disabled: EndpointDisabled[] = [];
     for (const failure of kept) {
-      if (!succeeded(failure.result)) await recordFailure(ctx, trx, owner, failure, now);
+      if (succeeded(failure.result)) continue;
+      const disabling = await recordFailure(ctx, trx, owner, failure, now);
+      if (disabling) disabled.push(disabling);
     }
-    return kept;
+    return { kept, disabled };
   });
-  const failures = recorded.filter(({ result }) => !succeeded(result));
+  // Logged once committed: a transaction that ran again would have logged it twice.
+  for (const { webhook_id, reason } of recorded.disabled) {
+    ctx.log.warn({ webhook_id, reason }, "webhook endpoint disabled");
+  }
+  const failures = recorded.kept.filter(({ result }) => !succeeded(result));
   const retrying = failures.filter(({ delivery }) => retryDelayAfter(ctx, delivery) !== undefined).length;
-  ctx.metrics.webhookAttempts("delivered", recorded.length - failures.length);
+  ctx.metrics.webhookAttempts("delivered", recorded.kept.length - failures.length);
   ctx.metrics.webhookAttempts("retrying", retrying);
   ctx.metrics.webhookAttempts("gave_up", failures.length - retrying);
 }
@@ -236,13 +243,20 @@ function retryDelayAfter(ctx: AppContext, delivery: Outcome["delivery"]): number
   return ctx.outboundWebhooks.retrySchedule[delivery.attempts];
 }
 
+/** An endpoint a failure disabled, and why. */
+interface EndpointDisabled {
+  webhook_id: string;
+  reason: WebhookDisabledReason;
+}
+
+/** Records a failed attempt; answers the endpoint it disabled, if it disabled one. */
 async function recordFailure(
   ctx: AppContext,
   trx: Transaction<Database>,
   owner: string,
   { delivery, result }: Outcome,
   now: string,
-): Promise<void> {
+): Promise<EndpointDisabled | undefined> {
   const retryDelay = retryDelayAfter(ctx, delivery);
   const nextAttemptAt =
     retryDelay === undefined ? null : new Date(Date.parse(now) + retryDelay * 1000).toISOString();
@@ -272,7 +286,7 @@ async function recordFailure(
       .executeTakeFirst();
     if (disabled.numUpdatedRows > 0n) {
       await giveUpPendingDeliveries(trx, ctx.dialect, delivery.endpoint_id, now);
-      ctx.log.warn({ webhook_id: delivery.endpoint_id, reason }, "webhook endpoint disabled");
+      return { webhook_id: delivery.endpoint_id, reason };
     }
   } else if (delivery.failing_since === null) {
     await trx
@@ -282,4 +296,5 @@ async function recordFailure(
       .where("failing_since", "is", null)
       .execute();
   }
+  return undefined;
 }
