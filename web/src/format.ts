@@ -15,6 +15,20 @@ export function formatInr(amount: string): string {
   return `${sign}₹${groupIndian(rupees)}.${fraction.padEnd(MONEY_DECIMALS, "0")}`;
 }
 
+/** The sum of two of the API's money strings, exactly (in 1/10,000 INR), as a money string. */
+export function addInr(a: string, b: string): string {
+  const units = toUnits(a) + toUnits(b);
+  const sign = units < 0n ? "-" : "";
+  const digits = (units < 0n ? -units : units).toString().padStart(MONEY_DECIMALS + 1, "0");
+  return `${sign}${digits.slice(0, -MONEY_DECIMALS)}.${digits.slice(-MONEY_DECIMALS)}`;
+}
+
+function toUnits(amount: string): bigint {
+  const [rupees = "0", fraction = ""] = amount.trim().replace(/^-/, "").split(".");
+  const units = BigInt(rupees) * 10n ** BigInt(MONEY_DECIMALS) + BigInt(fraction.padEnd(MONEY_DECIMALS, "0"));
+  return amount.trim().startsWith("-") ? -units : units;
+}
+
 function groupIndian(digits: string): string {
   if (digits.length <= 3) return digits;
   const lastThree = digits.slice(-3);

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Message } from "../api";
-import { channelLabel, formatDateTime, formatInr, formatShortDateTime } from "../format";
+import { addInr, channelLabel, formatDateTime, formatInr, formatShortDateTime } from "../format";
 import { StatusBadge } from "./StatusBadge";
 
 export function MessagesTable({ messages, caption }: { messages: Message[]; caption: string }) {
@@ -53,7 +53,7 @@ export function MessagesTable({ messages, caption }: { messages: Message[]; capt
 
 /**
  * The charge; one refunded whole (a failed message) struck through, with the refund beside it,
- * and one refunded in part (a long message only partly sent) with the amount that went back.
+ * and one refunded in part (a long message only partly sent) with what went back of what was charged.
  */
 export function Cost({ message }: { message: Message }) {
   if (!message.refund) return <>{formatInr(message.cost)}</>;
@@ -63,7 +63,10 @@ export function Cost({ message }: { message: Message }) {
         title={`${formatInr(message.refund.amount)} refunded ${formatDateTime(message.refund.refunded_at)}`}
       >
         {formatInr(message.cost)}{" "}
-        <span className="refund-tag">{formatInr(message.refund.amount)} refunded</span>
+        <span className="refund-tag">
+          {formatInr(message.refund.amount)} of {formatInr(addInr(message.cost, message.refund.amount))}{" "}
+          refunded
+        </span>
       </span>
     );
   }
