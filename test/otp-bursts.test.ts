@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../src/errors.js";
-import { sendOtp, verifyOtp } from "../src/otp/otp.js";
+import { sendOtp } from "../src/otp/otp.js";
+import { verifyOtp } from "../src/otp/verify.js";
 import { DIALECTS } from "./helpers/database.js";
 import { drainQueue } from "./helpers/delivery.js";
 import { codeIn, nextNumber, type OtpResponse, useOtpHarness, wrong } from "./helpers/otp.js";
