@@ -1,6 +1,7 @@
 import { type Insertable, sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
+import { type FlightStatement, guardedAfter } from "../db/one-flight.js";
 import { insertRows, prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { DbOrTrx, Environment, LedgerEntriesTable } from "../db/schema.js";
@@ -41,6 +42,9 @@ export interface LedgerChange {
   /** What the change pays for or came from (a message id, an invoice); `null` if nothing. */
   reference: string | null;
 }
+
+/** A debit: `amount` negative, in 1/10,000 INR. */
+export type LedgerCharge = Pick<LedgerChange, "amount" | "reason" | "reference">;
 
 export interface LedgerEntry {
   id: string;
@@ -125,7 +129,7 @@ export async function applyLedgerCharges(
   trx: DbOrTrx,
   clock: AppContext["clock"],
   scope: { accountId: string; environment: Environment },
-  charges: ReadonlyArray<{ amount: number; reason: string; reference: string | null }>,
+  charges: readonly LedgerCharge[],
 ): Promise<boolean> {
   if (charges.length === 0) return true;
   let total = 0;
@@ -162,6 +166,46 @@ export async function applyLedgerCharges(
   });
   await insertRows(trx, "ledger_entries", entries);
   return true;
+}
+
+/**
+ * `applyLedgerCharges` of one charge as a statement of a one-flight transaction (PostgreSQL,
+ * src/db/one-flight.ts): the same guarded update and its ledger entry, in one statement, refused
+ * as `insufficient_balance` when the balance does not cover it (or there is none), changing nothing.
+ */
+export function chargeInOneFlight(
+  scope: { accountId: string; environment: Environment },
+  charge: LedgerCharge,
+  createdAt: string,
+): FlightStatement {
+  if (!Number.isSafeInteger(charge.amount) || charge.amount >= 0) {
+    throw new RangeError(`a charge must be a negative integer, got ${charge.amount}`);
+  }
+  return guardedAfter(
+    `debit as (
+      update balances set balance = balance + $1, updated_at = $2
+      where account_id = $3 and environment = $4 and balance + $1 >= 0 and balance + $1 <= $8
+      returning balance),`,
+    `insert into ledger_entries (id, account_id, environment, amount, balance_after, reason, reference, created_at)
+      select $5, $3, $4, $1, balance, $6, $7, $2 from debit
+      returning 1`,
+    [
+      charge.amount,
+      createdAt,
+      scope.accountId,
+      scope.environment,
+      newId("led"),
+      charge.reason,
+      charge.reference,
+      Number.MAX_SAFE_INTEGER,
+    ],
+    "insufficient_balance",
+  );
+}
+
+/** What a queued message costs, as its debit: `<channel>_charge`, referencing the message. */
+export function chargeOf(message: { id: string; channel: string; cost: number }): LedgerCharge {
+  return { amount: -message.cost, reason: `${message.channel}_charge`, reference: message.id };
 }
 
 interface BalanceMove {

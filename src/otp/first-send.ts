@@ -1,13 +1,8 @@
+import { chargeInOneFlight, chargeOf } from "../accounts/ledger.js";
 import { addSeconds, isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { commitInLane, sendLane } from "../db/flight-lanes.js";
-import {
-  debitWithLedgerEntry,
-  FlightRefused,
-  type FlightStatement,
-  guarded,
-  statementOf,
-} from "../db/one-flight.js";
+import { FlightRefused, type FlightStatement, guarded, statementOf } from "../db/one-flight.js";
 import { preparedInsert } from "../db/prepared.js";
 import type { Channel, Environment, MessagesTable, OtpsTable } from "../db/schema.js";
 import { transactionConflictOf } from "../db/transaction.js";
@@ -154,18 +149,7 @@ export async function sendFirstOtpInOneFlight(
   // The rows every send of the account shares: they stay locked only until the COMMIT right
   // behind them, and a shared flight locks them once, in the lock order (src/db/flight-lanes.ts).
   const counters = [{ ...hit(accountLimit), counter: accountLimit.key }];
-  const debit =
-    message && message.cost > 0
-      ? debitWithLedgerEntry({
-          id: newId("led"),
-          accountId: scope.accountId,
-          environment: scope.environment,
-          amount: message.cost,
-          reason: `${message.channel}_charge`,
-          reference: message.id,
-          createdAt: now,
-        })
-      : undefined;
+  const debit = message && message.cost > 0 ? chargeInOneFlight(scope, chargeOf(message), now) : undefined;
   try {
     await commitInLane(ctx, sendLane(scope, request.to), { own, counters, debit });
   } catch (error) {

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import { applyLedgerCharges } from "../accounts/ledger.js";
+import { applyLedgerCharges, chargeOf } from "../accounts/ledger.js";
 import { type Clock, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
@@ -97,13 +97,7 @@ async function sendFirstOtps(
 
   const made = taken.map(({ place, send }) => ({ place, send, ...newOtpAndMessage(ctx, send, now) }));
   const messages = made.flatMap(({ message }) => (message ? [message] : []));
-  const charges = messages
-    .filter((message) => message.cost > 0)
-    .map((message) => ({
-      amount: -message.cost,
-      reason: `${message.channel}_charge`,
-      reference: message.id,
-    }));
+  const charges = messages.filter((message) => message.cost > 0).map(chargeOf);
   if (!(await applyLedgerCharges(trx, clock, scope, charges))) return leaveAll(true);
 
   await insertRows(

@@ -1,4 +1,4 @@
-import { applyLedgerChange } from "../accounts/ledger.js";
+import { applyLedgerChange, chargeOf } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
 import { preparedInsert } from "../db/prepared.js";
 import type { DbOrTrx, Environment, MessagesTable } from "../db/schema.js";
@@ -136,9 +136,7 @@ export async function chargeAndQueue(trx: DbOrTrx, ctx: AppContext, row: Message
     await applyLedgerChange(trx, ctx.clock, {
       accountId: row.account_id,
       environment: row.environment,
-      amount: -row.cost,
-      reason: `${row.channel}_charge`,
-      reference: row.id,
+      ...chargeOf(row),
     });
   }
   await insertMessage.execute(trx, row);

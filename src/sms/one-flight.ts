@@ -1,9 +1,9 @@
+import { chargeInOneFlight, chargeOf } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
 import { commitInLane, sendLane } from "../db/flight-lanes.js";
-import { debitWithLedgerEntry, FlightRefused, statementOf } from "../db/one-flight.js";
+import { FlightRefused, statementOf } from "../db/one-flight.js";
 import type { MessagesTable } from "../db/schema.js";
 import { transactionConflictOf } from "../db/transaction.js";
-import { newId } from "../ids.js";
 import { insertMessage } from "./messages.js";
 import { countSmsRecipientInFlight } from "./recipient-cap.js";
 
@@ -18,18 +18,7 @@ export async function queueSmsInOneFlight(ctx: AppContext, row: MessagesTable): 
   if (ctx.dialect !== "postgres") return false;
   const scope = { accountId: row.account_id, environment: row.environment };
   const recipient = countSmsRecipientInFlight(ctx, scope, row.recipient);
-  const debit =
-    row.cost > 0
-      ? debitWithLedgerEntry({
-          id: newId("led"),
-          accountId: row.account_id,
-          environment: row.environment,
-          amount: row.cost,
-          reason: `${row.channel}_charge`,
-          reference: row.id,
-          createdAt: row.created_at,
-        })
-      : undefined;
+  const debit = row.cost > 0 ? chargeInOneFlight(scope, chargeOf(row), row.created_at) : undefined;
   try {
     await commitInLane(ctx, sendLane(scope, row.recipient), {
       own: [statementOf(insertMessage.compile(ctx.db, row)), recipient.claim],

@@ -1,4 +1,4 @@
-import { applyLedgerCharges } from "../accounts/ledger.js";
+import { applyLedgerCharges, chargeOf } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
 import { insertRows } from "../db/prepared.js";
 import type { DbOrTrx } from "../db/schema.js";
@@ -65,9 +65,7 @@ async function chargeAndQueueAll(
 ): Promise<boolean> {
   if (!(await countNewRecipients(trx, ctx, scope, fresh.size))) return false;
   const rows = sends.map((send) => send.row);
-  const charges = rows
-    .filter((row) => row.cost > 0)
-    .map((row) => ({ amount: -row.cost, reason: `${row.channel}_charge`, reference: row.id }));
+  const charges = rows.filter((row) => row.cost > 0).map(chargeOf);
   if (!(await applyLedgerCharges(trx, ctx.clock, scope, charges))) {
     await uncountRecipient(trx, ctx, scope, fresh.size);
     return false;

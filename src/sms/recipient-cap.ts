@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { isoTime } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { CounterStatement } from "../db/flight-lanes.js";
-import { claimRecipientHour, countClaimedRecipientUnderCap, type FlightStatement } from "../db/one-flight.js";
+import { type FlightStatement, guardedAfter } from "../db/one-flight.js";
 import { executeForIds, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
@@ -258,6 +258,66 @@ export function countSmsRecipientInFlight(
     cap: ctx.rateLimits.smsRecipientsPerHour,
   });
   return { claim: claimRecipientHour(hour), count: { ...count, counter } };
+}
+
+/** Where a send's recipient is noted for the hour: the row of `sms_recipient_hours` it claims. */
+interface RecipientHour {
+  windowStart: string;
+  accountId: string;
+  environment: string;
+  recipient: string;
+}
+
+/**
+ * A send's recipient noted for the hour, as `claimRecipients` notes
+ * it: inserted unless there, a concurrent transaction's uncommitted row waited for. A statement
+ * on the send's own rows, so a flight takes it before the account's counters and balance (the
+ * lock order, src/accounts/ledger.ts); `countClaimedRecipientUnderCap` then counts it if new.
+ */
+function claimRecipientHour(hour: RecipientHour): FlightStatement {
+  return {
+    sql: `insert into sms_recipient_hours (window_start, account_id, environment, recipient)
+      values ($1, $2, $3, $4)
+      on conflict do nothing`,
+    parameters: [hour.windowStart, hour.accountId, hour.environment, hour.recipient],
+  };
+}
+
+/**
+ * The hour's count of distinct recipients raised while under `cap` if this transaction claimed
+ * the recipient's row (`claimRecipientHour`, earlier in the flight), as `countNewRecipient` raises
+ * it: a guard refused as `sms_recipient_cap` when a new number finds the cap reached. A number
+ * already there (another transaction's row) passes without counting. The row is this
+ * transaction's when it was written by it: its `xmin` is this transaction's id.
+ */
+function countClaimedRecipientUnderCap(
+  hour: RecipientHour,
+  count: { counterKey: string; expiresAt: string; cap: number },
+): FlightStatement {
+  return guardedAfter(
+    `new_recipient as (
+      select 1 from sms_recipient_hours
+      where window_start = $1 and account_id = $2 and environment = $3 and recipient = $4
+        and xmin = pg_current_xact_id()::xid),
+    counted as (
+      insert into rate_limit_counters (key, window_start, count, expires_at)
+      select $5, $1, 1, $6 from new_recipient
+      on conflict (key, window_start) do update set count = rate_limit_counters.count + 1
+        where rate_limit_counters.count < $7
+      returning 1),`,
+    // A number already counted this hour passes; a new one only if it was counted.
+    "select 1 where not exists (select 1 from new_recipient) union all select 1 from counted",
+    [
+      hour.windowStart,
+      hour.accountId,
+      hour.environment,
+      hour.recipient,
+      count.counterKey,
+      count.expiresAt,
+      count.cap,
+    ],
+    "sms_recipient_cap",
+  );
 }
 
 function counterKey(scope: RecipientScope): string {
