@@ -2,6 +2,10 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "./types.js";
 
 declare module "fastify" {
+  interface FastifyInstance {
+    /** What a stopping server waits for before it closes the database (`server.ts`). */
+    requestsInFlight: RequestsInFlight;
+  }
   interface FastifyRequest {
     /** Counted among the requests in flight, and not yet answered. */
     inFlight: boolean;

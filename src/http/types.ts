@@ -7,7 +7,6 @@ import type {
   RawServerDefault,
 } from "fastify";
 import type { KeyPrincipal } from "../keys/authenticate.js";
-import type { RequestsInFlight } from "./in-flight.js";
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -18,10 +17,6 @@ export type App = FastifyInstance<
 >;
 
 declare module "fastify" {
-  interface FastifyInstance {
-    /** What a stopping server waits for before it closes the database (`server.ts`). */
-    requestsInFlight: RequestsInFlight;
-  }
   interface FastifyRequest {
     /** The API key that authenticated this `/v2/` request. */
     principal: KeyPrincipal | null;

@@ -1,5 +1,10 @@
 import type { AppContext } from "../context.js";
-import type { KeyRate } from "./rate-limit.js";
+
+/** A key's token bucket: refilled at `perMinute`, holding at most `burst` requests. */
+export interface KeyRate {
+  perMinute: number;
+  burst: number;
+}
 
 /**
  * Tokens this process took from a key's shared bucket in one statement and spends on its own

@@ -4,18 +4,13 @@ import type { AppContext } from "../context.js";
 import {
   canSpend,
   forgetExpired,
+  type KeyRate,
   LEASE_LIFETIME_US,
   leasesOf,
   maxLeaseSize,
   nextLeaseSize,
   type TokenLease,
 } from "./rate-lease.js";
-
-/** A key's token bucket: refilled at `perMinute`, holding at most `burst` requests. */
-export interface KeyRate {
-  perMinute: number;
-  burst: number;
-}
 
 /** One request's take from its key's bucket, and what the `RateLimit-*` headers say about it. */
 export interface RateLimitDecision {
