@@ -169,12 +169,7 @@ async function countChargeAndQueue(
   );
   if (await chargeAndQueueAll(trx, ctx, scope, sends, fresh)) return sends.map(() => undefined);
   const { refusals, counted } = await chargeAndQueueEach(trx, ctx, scope, sends, fresh);
-  await forgetRecipients(
-    trx,
-    ctx,
-    scope,
-    [...fresh].filter((number) => !counted.has(number)),
-  );
+  await forgetRecipients(trx, ctx, scope, fresh, counted);
   return refusals;
 }
 

@@ -218,20 +218,35 @@ export async function uncountRecipient(
     .execute();
 }
 
-/** Takes back numbers claimed by `claimRecipients` in this transaction that no send went to after all. */
+/**
+ * Takes back the numbers `claimRecipients` claimed in this transaction that were not counted
+ * after all (their sends refused), leaving what a transaction of the counted ones alone would
+ * have: when none was counted, the hour's counter goes too if it is left at zero (made by
+ * `holdRecipientCount`, or raised and taken back).
+ */
 export async function forgetRecipients(
   trx: DbOrTrx,
   ctx: AppContext,
   scope: RecipientScope,
-  numbers: readonly string[],
+  claimed: ReadonlySet<string>,
+  counted: ReadonlySet<string>,
 ): Promise<void> {
-  if (numbers.length === 0) return;
+  const uncounted = [...claimed].filter((number) => !counted.has(number));
+  if (uncounted.length === 0) return;
+  const { key, windowStart } = capWindow(ctx, scope);
   await trx
     .deleteFrom("sms_recipient_hours")
-    .where("window_start", "=", capWindow(ctx, scope).windowStart)
+    .where("window_start", "=", windowStart)
     .where("account_id", "=", scope.accountId)
     .where("environment", "=", scope.environment)
-    .where("recipient", "in", numbers)
+    .where("recipient", "in", uncounted)
+    .execute();
+  if (counted.size > 0) return;
+  await trx
+    .deleteFrom("rate_limit_counters")
+    .where("key", "=", key)
+    .where("window_start", "=", windowStart)
+    .where("count", "=", 0)
     .execute();
 }
 
