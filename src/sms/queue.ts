@@ -105,7 +105,11 @@ class SingleSendRefused extends Error {
  * lock order (src/accounts/ledger.ts). When the cap or the balance refused, or PostgreSQL aborted
  * the flight for a conflict, it wrote nothing, and the transaction form gives the answer.
  */
-async function queueInOneFlight(ctx: AppContext, scope: RecipientScope, sms: PreparedSms) {
+async function queueInOneFlight(
+  ctx: AppContext,
+  scope: RecipientScope,
+  sms: PreparedSms,
+): Promise<ApiError | undefined> {
   const { row } = sms;
   const recipient = countRecipientInFlight(ctx, scope, row.recipient);
   const debit = row.cost > 0 ? chargeInOneFlight(scope, chargeOf(row), row.created_at) : undefined;

@@ -56,8 +56,9 @@ function capWindow(ctx: AppContext, scope: RecipientScope): CapWindow {
  * Notes `numbers` as sent to in this clock hour and answers those that were not yet: one insert
  * that skips the numbers already there (a concurrent transaction's uncommitted number is waited
  * for). The numbers go in sorted, and before the account's counter and balance, in the lock
- * order of every transaction that sends (src/accounts/ledger.ts). Each new number must then be
- * counted with `countNewRecipient`, or forgotten with `forgetRecipients`, in the same transaction.
+ * order of every transaction that sends (src/accounts/ledger.ts). The new numbers must then be
+ * counted in the same transaction (`countNewRecipients` all at once, or `countNewRecipient` one
+ * by one), and those not counted forgotten with `forgetRecipients`.
  */
 export async function claimRecipients(
   trx: DbOrTrx,
