@@ -9,7 +9,7 @@ import { ApiError } from "../src/errors.js";
 import type { App } from "../src/http/types.js";
 import { createKey, rotateKey, setKeyRateLimit } from "../src/keys/keys.js";
 import { purgeExpired } from "../src/maintenance.js";
-import { countSmsRecipient } from "../src/sms/recipient-cap.js";
+import { claimRecipients, countNewRecipient } from "../src/sms/recipient-cap.js";
 import { cliRunner, json, oneLineError } from "./helpers/cli.js";
 import { openTestContext, TEST_SECRET } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
@@ -364,9 +364,11 @@ describe.each(DIALECTS)("hourly cap on distinct SMS recipients on %s", (dialect)
     const { ctx } = instances;
     const { accountId } = await smsAccount(0);
     const count = (environment: Environment, n: number) =>
-      ctx.db
-        .transaction()
-        .execute((trx) => countSmsRecipient(trx, ctx, { accountId, environment }, number(n)));
+      ctx.db.transaction().execute(async (trx) => {
+        const scope = { accountId, environment };
+        const fresh = await claimRecipients(trx, ctx, scope, [number(n)]);
+        if (fresh.size > 0) await countNewRecipient(trx, ctx, scope);
+      });
     for (const n of [301, 302, 303]) await count("sandbox", n);
     await expect(count("sandbox", 304)).rejects.toBeInstanceOf(ApiError);
     for (const n of [304, 305, 306]) await count("live", n);

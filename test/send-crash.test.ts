@@ -7,7 +7,7 @@ import { SMS_TEMPLATE_ID } from "./helpers/dlt-fixtures.js";
 /**
  * Sends without an Idempotency-Key, many at once from one account (on PostgreSQL they share
  * flights, src/db/flight-lanes.ts; on SQLite, SMS sends share transactions,
- * src/sms/send-bursts.ts), and the server killed with SIGKILL among them. A request
+ * the burst form of src/sms/queue.ts), and the server killed with SIGKILL among them. A request
  * with no answer may or may not have been sent; one answered as sent must be, and whatever was
  * written must be whole: each message charged once, no charge without its message, and the
  * balance the sum of the ledger.

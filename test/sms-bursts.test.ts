@@ -1,4 +1,4 @@
-// Single sends that arrive together (on SQLite, queued in one transaction: src/sms/send-bursts.ts)
+// Single sends that arrive together (on SQLite, queued in one transaction: the burst form of src/sms/queue.ts)
 // are each counted, charged, queued or refused as they would be one at a time.
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
+import { queueSends } from "../src/sms/queue.js";
 import { prepareSms } from "../src/sms/send.js";
-import { queueInBurst } from "../src/sms/send-bursts.js";
 import { openTestContext, TestClock, UNLIMITED_REQUESTS } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 import { createSendingAccount, registerDlt, SMS_TEMPLATE_ID } from "./helpers/dlt-fixtures.js";
@@ -132,9 +132,14 @@ describe.each(DIALECTS)("single sends arriving together on %s", (dialect) => {
     ];
     // Queued in one turn of the event loop: one burst, in this order.
     const outcomes = await Promise.all(
-      sends.map(({ account, sms }) =>
-        queueInBurst(ctx, { accountId: account.accountId, environment: "sandbox" }, sms),
-      ),
+      sends.map(async ({ account, sms }) => {
+        const write = {
+          scope: { accountId: account.accountId, environment: "sandbox" as const },
+          sends: [sms],
+        };
+        const [refusal] = await queueSends(ctx, { ...write, batch: false }, "burst");
+        return refusal;
+      }),
     );
     expect(outcomes.map((refusal) => refusal?.code ?? "queued")).toEqual([
       "queued",

@@ -1,6 +1,19 @@
 import type { Transaction } from "kysely";
 import type { Database, Db } from "./schema.js";
 
+/*
+ * Transaction bursts: the items (an SMS send, an OTP send, a verification) that arrive in one
+ * turn of the event loop run in one transaction, a few multi-row statements for all of them
+ * rather than a transaction of several statements each.
+ *
+ * Failure rule, all or none: a runner answers each item's own refusal as a result (the burst
+ * commits the others); if the transaction itself throws (a failed statement, a failed COMMIT),
+ * every item of the burst fails with that error and nothing of any of them was written. An item
+ * is never run again alone, so each is written at most once, in one transaction, answered only
+ * once that committed. (The delivery worker's write bursts, src/delivery/, take the other rule:
+ * a failed burst's items are written again one by one; docs/development.md, "Write paths".)
+ */
+
 /** Items run in one transaction at most; those past it go in the next. */
 const MAX_BURST_ITEMS = 256;
 
@@ -13,7 +26,10 @@ interface Waiting<Item, Result> {
 /** How a burst's items are run: in groups (an account and environment, say), each in arrival order. */
 export interface BurstRunner<Item, Result> {
   groupOf(item: Item): string;
-  /** Runs one group's items in the burst's transaction, answering each one's result in order. */
+  /**
+   * Runs one group's items in the burst's transaction, answering each one's result in order; a
+   * refusal is a result. A throw fails every item of the burst, of every group (all or none).
+   */
   run(trx: Transaction<Database>, items: readonly Item[]): Promise<Result[]>;
 }
 
@@ -21,7 +37,7 @@ export interface BurstRunner<Item, Result> {
  * Runs the items that arrive in one turn of the event loop in one transaction, group by group.
  * The burst is taken once the transaction holds the connection, so items that arrive while it
  * waits for it go too. Each item is answered once the transaction has committed; if it fails,
- * every item of the burst fails with it, and nothing of any of them was written.
+ * every item of the burst fails with it, all or none (see above).
  */
 export class TransactionBursts<Item, Result> {
   readonly #db: Db;
@@ -96,7 +112,10 @@ type RunnerOf<Ctx, Item, Result> = (ctx: Ctx) => BurstRunner<Item, Result>;
 
 const queues = new WeakMap<object, Map<RunnerOf<never, never, unknown>, TransactionBursts<never, unknown>>>();
 
-/** The bursts on `ctx`'s database that `runnerOf` runs: one queue per context and runner, made on first use. */
+/**
+ * The bursts on `ctx`'s database that `runnerOf` runs, all or none: one queue per context and
+ * runner, made on first use.
+ */
 export function burstQueue<Ctx extends { db: Db }, Item, Result>(
   ctx: Ctx,
   runnerOf: RunnerOf<Ctx, Item, Result>,

@@ -13,11 +13,18 @@ import type { Dialect } from "./schema.js";
  *   (one-flight.ts), in the lane of the account's other sends (flight-lanes.ts): one round trip,
  *   the shared rows locked only while the server runs it.
  * - `burst`: SQLite. The writes that arrive in one turn of the event loop run in one transaction
- *   (transaction-bursts.ts), a few statements for all of them.
+ *   (transaction-bursts.ts), a few statements for all of them; a failure of that transaction
+ *   fails them all.
+ *
+ * docs/development.md ("Write paths") lists which operation takes which form.
  */
 export type WriteForm = "transaction" | "one_flight" | "burst";
 
-/** The form of a write on `dialect`; one that stores an idempotent answer takes a transaction. */
+/**
+ * The form of a write on `dialect`. One whose answer must commit with it takes a transaction:
+ * an answer stored under an Idempotency-Key, or a batch's, made of its items' outcomes as they
+ * commit together.
+ */
 export function writeFormOf(dialect: Dialect, write: { storesAnswer: boolean }): WriteForm {
   if (write.storesAnswer) return "transaction";
   return dialect === "postgres" ? "one_flight" : "burst";

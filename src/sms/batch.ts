@@ -1,12 +1,11 @@
 import type { AppContext } from "../context.js";
-import { inTransaction } from "../db/transaction.js";
 import { findSenders, findTemplates } from "../dlt/registry.js";
 import { ApiError, type ErrorCode } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
 import type { MessageView } from "./messages.js";
-import { queuePreparedSends } from "./queue-sends.js";
+import { queueSends, type Refusals } from "./queue.js";
 import { type PreparedSms, prepareSms, type SmsSendRequest, withHeaderCase } from "./send.js";
 
 export const MAX_BATCH_MESSAGES = 1_000;
@@ -30,8 +29,8 @@ export interface SmsBatchAnswer {
 
 /**
  * POST /v2/sms/batch (API.md §4a, docs/sms-batch.md): every item checked, priced, charged and
- * queued as POST /v2/sms/send would (send.ts's `prepareSms`, then queue-sends.ts), each on its
- * own: a refused item does not stop the others.
+ * queued as POST /v2/sms/send would (send.ts's `prepareSms`, then queue.ts), each on its own: a
+ * refused item does not stop the others.
  *
  * The registry is read once for the whole batch, and every accepted item is written in one
  * transaction, with the answer stored under the Idempotency-Key (`record`) last in it: a crash
@@ -75,22 +74,24 @@ export async function sendSmsBatch(
     }
   });
 
-  const answer = await inTransaction(ctx, async (trx) => {
+  const scope = { accountId, environment: principal.environment };
+  const sends = prepared.map(({ sms }) => sms);
+  const answerOf = (refusals: Refusals) => {
     const data = [...checked];
-    const refusals = await queuePreparedSends(
-      trx,
-      ctx,
-      principal,
-      prepared.map(({ sms }) => sms),
-    );
     prepared.forEach(({ index, sms }, at) => {
       const refused = refusals[at];
       data[index] = refused ? refusal(refused) : sms.view;
     });
-    const result = summarise(data as Array<MessageView | BatchItemError>);
-    await record?.(trx, result);
-    return result;
-  });
+    return summarise(data as Array<MessageView | BatchItemError>);
+  };
+  const answer = answerOf(
+    await queueSends(ctx, {
+      scope,
+      sends,
+      batch: true,
+      answer: record && ((trx, refusals) => record(trx, answerOf(refusals))),
+    }),
+  );
   if (answer.accepted > 0) {
     ctx.queue.notify();
     ctx.metrics.messagesAccepted("sms", principal.environment, answer.accepted);

@@ -10,38 +10,55 @@ import { insertCounterIf } from "../rate-limit.js";
 
 const HOUR_MS = 3_600_000;
 
-/**
- * Counts `to` against the hourly cap on distinct SMS recipients (API.md §8a), inside the send's
- * transaction: a send that rolls back (refused by the balance, or failed) leaves no trace. A
- * number is counted once per clock hour (UTC); a new number past the cap is 429 `rate_limited`
- * until the next hour. Atomic on both dialects without a lock: the number's row is inserted
- * only if absent (a concurrent send of the same number waits for it), and the count is raised
- * only while under the cap, in one guarded upsert.
+/*
+ * The hourly cap on distinct SMS recipients (API.md §8a), per account and environment like
+ * everything a key touches (API.md §3): a sandbox load test must never stop the live traffic of
+ * the same account. A number is counted once per clock hour (UTC); a new number past the cap is
+ * 429 `rate_limited` until the next hour. Counted inside the send's transaction, so a send that
+ * rolls back (refused by the balance, or failed) leaves no trace, and atomic on both dialects
+ * without a lock: a number's row is inserted only if absent (a concurrent send of the same
+ * number waits for it), and the count is raised only while under the cap, in a guarded upsert.
  *
- * The cap is per account and environment, like everything a key touches (API.md §3): a sandbox
- * load test must never stop the live traffic of the same account.
+ * Written in the two forms of a send's write (src/db/write-form.ts), side by side: the
+ * transaction form, for one number or a batch's many (`claimRecipients`, then
+ * `countNewRecipients`, or number by number), and the flight form (`countRecipientInFlight`).
+ * Both count in `capWindow`'s counter.
  */
-export async function countSmsRecipient(
-  trx: DbOrTrx,
-  ctx: AppContext,
-  scope: RecipientScope,
-  to: string,
-): Promise<void> {
-  const fresh = await claimRecipients(trx, ctx, scope, [to]);
-  if (fresh.size > 0) await countNewRecipient(trx, ctx, scope);
-}
 
 export interface RecipientScope {
   accountId: string;
   environment: Environment;
 }
 
+/** The counter of an account's distinct recipients this clock hour, and its cap. */
+interface CapWindow {
+  key: string;
+  hourStart: number;
+  windowStart: string;
+  expiresAt: string;
+  cap: number;
+}
+
+function capWindow(ctx: AppContext, scope: RecipientScope): CapWindow {
+  const hourStart = Math.floor(ctx.clock.now().getTime() / HOUR_MS) * HOUR_MS;
+  return {
+    key: `sms-recipients:${scope.accountId}:${scope.environment}`,
+    hourStart,
+    windowStart: isoTime(hourStart),
+    expiresAt: isoTime(hourStart + HOUR_MS),
+    cap: ctx.rateLimits.smsRecipientsPerHour,
+  };
+}
+
+// The transaction form.
+
 /**
  * Notes `numbers` as sent to in this clock hour and answers those that were not yet: one insert
  * that skips the numbers already there (a concurrent transaction's uncommitted number is waited
  * for). The numbers go in sorted, and before the account's counter and balance, in the lock
- * order of every transaction that sends (src/accounts/ledger.ts). Each new number must then be
- * counted with `countNewRecipient`, or forgotten with `forgetRecipients`, in the same transaction.
+ * order of every transaction that sends (src/accounts/ledger.ts). The new numbers must then be
+ * counted in the same transaction (`countNewRecipients` all at once, or `countNewRecipient` one
+ * by one), and those not counted forgotten with `forgetRecipients`.
  */
 export async function claimRecipients(
   trx: DbOrTrx,
@@ -50,7 +67,7 @@ export async function claimRecipients(
   numbers: readonly string[],
 ): Promise<Set<string>> {
   if (numbers.length === 0) return new Set();
-  const windowStart = isoTime(currentHourStart(ctx));
+  const { windowStart } = capWindow(ctx, scope);
   const sorted = numbers.length === 1 ? numbers : [...new Set(numbers)].sort();
   const claimed = await executeForIds(trx, claimNumbers, { windowStart, ...scope }, sorted);
   return new Set(claimed.map((row) => row.recipient));
@@ -61,20 +78,13 @@ export async function claimRecipients(
  * upsert. Past the cap, 429 `rate_limited` until the next hour, and nothing changed.
  */
 export async function countNewRecipient(trx: DbOrTrx, ctx: AppContext, scope: RecipientScope): Promise<void> {
-  const now = ctx.clock.now().getTime();
-  const hourStart = currentHourStart(ctx);
-  const cap = ctx.rateLimits.smsRecipientsPerHour;
-  const counted = await countUnderCap.execute(trx, {
-    key: counterKey(scope),
-    windowStart: isoTime(hourStart),
-    expiresAt: isoTime(hourStart + HOUR_MS),
-    cap,
-  });
+  const { key, hourStart, windowStart, expiresAt, cap } = capWindow(ctx, scope);
+  const counted = await countUnderCap.execute(trx, { key, windowStart, expiresAt, cap });
   if (counted.rows.length === 0) {
     throw new ApiError(
       "rate_limited",
       `This account sends SMS to at most ${cap} different numbers an hour; numbers already sent to this hour still go through.`,
-    ).withRetryAfter((hourStart + HOUR_MS - now) / 1000);
+    ).withRetryAfter((hourStart + HOUR_MS - ctx.clock.now().getTime()) / 1000);
   }
 }
 
@@ -132,14 +142,8 @@ export async function countNewRecipients(
   count: number,
 ): Promise<boolean> {
   if (count === 0) return true;
-  const hourStart = currentHourStart(ctx);
-  const counted = await countManyUnderCap.execute(trx, {
-    key: counterKey(scope),
-    windowStart: isoTime(hourStart),
-    expiresAt: isoTime(hourStart + HOUR_MS),
-    count,
-    cap: ctx.rateLimits.smsRecipientsPerHour,
-  });
+  const { key, windowStart, expiresAt, cap } = capWindow(ctx, scope);
+  const counted = await countManyUnderCap.execute(trx, { key, windowStart, expiresAt, count, cap });
   return counted.rows.length > 0;
 }
 
@@ -179,12 +183,8 @@ export async function holdRecipientCount(
   ctx: AppContext,
   scope: RecipientScope,
 ): Promise<void> {
-  const hourStart = currentHourStart(ctx);
-  await holdCount.execute(trx, {
-    key: counterKey(scope),
-    windowStart: isoTime(hourStart),
-    expiresAt: isoTime(hourStart + HOUR_MS),
-  });
+  const { key, windowStart, expiresAt } = capWindow(ctx, scope);
+  await holdCount.execute(trx, { key, windowStart, expiresAt });
 }
 
 const holdCount = prepareQuery<{ key: string; windowStart: string; expiresAt: string }, never>((db, param) =>
@@ -210,54 +210,70 @@ export async function uncountRecipient(
   scope: RecipientScope,
   count = 1,
 ): Promise<void> {
+  const { key, windowStart } = capWindow(ctx, scope);
   await trx
     .updateTable("rate_limit_counters")
     .set((eb) => ({ count: eb(eb.ref("count"), "-", count) }))
-    .where("key", "=", counterKey(scope))
-    .where("window_start", "=", isoTime(currentHourStart(ctx)))
-    .execute();
-}
-
-/** Takes back numbers claimed by `claimRecipients` in this transaction that no send went to after all. */
-export async function forgetRecipients(
-  trx: DbOrTrx,
-  ctx: AppContext,
-  scope: RecipientScope,
-  numbers: readonly string[],
-): Promise<void> {
-  if (numbers.length === 0) return;
-  await trx
-    .deleteFrom("sms_recipient_hours")
-    .where("window_start", "=", isoTime(currentHourStart(ctx)))
-    .where("account_id", "=", scope.accountId)
-    .where("environment", "=", scope.environment)
-    .where("recipient", "in", numbers)
+    .where("key", "=", key)
+    .where("window_start", "=", windowStart)
     .execute();
 }
 
 /**
- * `countSmsRecipient` as statements of a one-flight transaction (PostgreSQL): the claim of the
- * number, among the send's own statements, and its guarded count, on the account's counter.
+ * Takes back the numbers `claimRecipients` claimed in this transaction that were not counted
+ * after all (their sends refused), leaving what a transaction of the counted ones alone would
+ * have: when none was counted, the hour's counter goes too if it is left at zero (made by
+ * `holdRecipientCount`, or raised and taken back).
  */
-export function countSmsRecipientInFlight(
+export async function forgetRecipients(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  scope: RecipientScope,
+  claimed: ReadonlySet<string>,
+  counted: ReadonlySet<string>,
+): Promise<void> {
+  const uncounted = [...claimed].filter((number) => !counted.has(number));
+  if (uncounted.length === 0) return;
+  const { key, windowStart } = capWindow(ctx, scope);
+  await trx
+    .deleteFrom("sms_recipient_hours")
+    .where("window_start", "=", windowStart)
+    .where("account_id", "=", scope.accountId)
+    .where("environment", "=", scope.environment)
+    .where("recipient", "in", uncounted)
+    .execute();
+  if (counted.size > 0) return;
+  await trx
+    .deleteFrom("rate_limit_counters")
+    .where("key", "=", key)
+    .where("window_start", "=", windowStart)
+    .where("count", "=", 0)
+    .execute();
+}
+
+// The flight form.
+
+/**
+ * The recipient counted as `claimRecipients` and `countNewRecipient` count it, as statements of
+ * a one-flight transaction (PostgreSQL, src/db/one-flight.ts): the claim of the number, among
+ * the send's own statements, and its guarded count, on the account's counter.
+ */
+export function countRecipientInFlight(
   ctx: AppContext,
   scope: RecipientScope,
   to: string,
 ): { claim: FlightStatement; count: CounterStatement } {
-  const hourStart = currentHourStart(ctx);
+  const window = capWindow(ctx, scope);
   const hour = {
-    windowStart: isoTime(hourStart),
+    windowStart: window.windowStart,
     accountId: scope.accountId,
     environment: scope.environment,
     recipient: to,
   };
-  const counter = counterKey(scope);
-  const count = countClaimedRecipientUnderCap(hour, {
-    counterKey: counter,
-    expiresAt: isoTime(hourStart + HOUR_MS),
-    cap: ctx.rateLimits.smsRecipientsPerHour,
-  });
-  return { claim: claimRecipientHour(hour), count: { ...count, counter } };
+  return {
+    claim: claimRecipientHour(hour),
+    count: { ...countClaimedRecipientUnderCap(hour, window), counter: window.key },
+  };
 }
 
 /** Where a send's recipient is noted for the hour: the row of `sms_recipient_hours` it claims. */
@@ -290,10 +306,7 @@ function claimRecipientHour(hour: RecipientHour): FlightStatement {
  * already there (another transaction's row) passes without counting. The row is this
  * transaction's when it was written by it: its `xmin` is this transaction's id.
  */
-function countClaimedRecipientUnderCap(
-  hour: RecipientHour,
-  count: { counterKey: string; expiresAt: string; cap: number },
-): FlightStatement {
+function countClaimedRecipientUnderCap(hour: RecipientHour, window: CapWindow): FlightStatement {
   return guardedAfter(
     `new_recipient as (
       select 1 from sms_recipient_hours
@@ -312,21 +325,12 @@ function countClaimedRecipientUnderCap(
       hour.accountId,
       hour.environment,
       hour.recipient,
-      count.counterKey,
-      count.expiresAt,
-      count.cap,
+      window.key,
+      window.expiresAt,
+      window.cap,
     ],
     "sms_recipient_cap",
   );
-}
-
-function counterKey(scope: RecipientScope): string {
-  return `sms-recipients:${scope.accountId}:${scope.environment}`;
-}
-
-/** The start of the current clock hour, in ms since the epoch. */
-function currentHourStart(ctx: AppContext): number {
-  return Math.floor(ctx.clock.now().getTime() / HOUR_MS) * HOUR_MS;
 }
 
 /** Forgets the recipients of clock hours that have ended (their counts expire with `rate_limit_counters`). */

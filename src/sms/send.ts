@@ -2,7 +2,6 @@ import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { readTogether } from "../db/one-flight.js";
 import type { MessagesTable } from "../db/schema.js";
-import { inTransaction } from "../db/transaction.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
@@ -11,11 +10,9 @@ import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
-import { chargeAndQueue, type MessageView, queuedMessage, toMessageView } from "./messages.js";
-import { queueSmsInOneFlight } from "./one-flight.js";
+import { type MessageView, queuedMessage, toMessageView } from "./messages.js";
 import { priceOf } from "./pricing.js";
-import { countSmsRecipient } from "./recipient-cap.js";
-import { queueInBurst } from "./send-bursts.js";
+import { queueSends } from "./queue.js";
 
 export const MAX_SEGMENTS = 10;
 
@@ -41,10 +38,9 @@ export interface PreparedSms {
 
 /**
  * Checks a send in the contract's order (API.md §4), renders and prices it, then counts its
- * recipient, debits the balance, stores the message and queues it in one transaction: no message
- * without its charge, no charge without its message, and, with `record`, neither without the
- * stored answer. POST /v2/sms/batch (batch.ts) runs the same two steps for each of its items, and
- * on SQLite so do the sends that arrive together (send-bursts.ts).
+ * recipient, debits the balance and queues the message (queue.ts): no message without its
+ * charge, no charge without its message, and, with `record`, neither without the stored answer.
+ * POST /v2/sms/batch (batch.ts) runs the same two steps for each of its items.
  */
 export async function sendSms(
   ctx: AppContext,
@@ -52,7 +48,7 @@ export async function sendSms(
   send: SmsSendRequest,
   record?: RecordAnswer<MessageView>,
 ): Promise<MessageView> {
-  const { accountId } = principal;
+  const { accountId, environment } = principal;
   const request = withHeaderCase(send);
   // Before any query: a malformed number costs no lookup.
   requireIndianMobile(request.to);
@@ -62,20 +58,15 @@ export async function sendSms(
     () => readSendRegistry(ctx, accountId, request.sender, request.template_id),
   );
   const prepared = prepareSms(ctx, principal, request, registry);
-  if (record === undefined && ctx.dialect === "sqlite") {
-    // With the other sends of this turn, in one transaction (send-bursts.ts).
-    const refusal = await queueInBurst(ctx, { accountId, environment: principal.environment }, prepared);
-    if (refusal) throw refusal;
-  } else if (!(record === undefined && (await queueSmsInOneFlight(ctx, prepared.row)))) {
-    // On PostgreSQL one round trip, unless an answer is to be stored or a limit refuses.
-    await inTransaction(ctx, async (trx) => {
-      await countSmsRecipient(trx, ctx, principal, request.to);
-      await chargeAndQueue(trx, ctx, prepared.row);
-      await record?.(trx, prepared.view);
-    });
-  }
+  const [refusal] = await queueSends(ctx, {
+    scope: { accountId, environment },
+    sends: [prepared],
+    batch: false,
+    answer: record && ((trx) => record(trx, prepared.view)),
+  });
+  if (refusal) throw refusal;
   ctx.queue.notify();
-  ctx.metrics.messagesAccepted("sms", principal.environment);
+  ctx.metrics.messagesAccepted("sms", environment);
   return prepared.view;
 }
 
