@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../src/errors.js";
-import { sendOtp } from "../src/otp/otp.js";
+import { sendOtp } from "../src/otp/send.js";
 import { verifyOtp } from "../src/otp/verify.js";
 import { DIALECTS } from "./helpers/database.js";
 import { drainQueue } from "./helpers/delivery.js";
@@ -8,7 +8,7 @@ import { codeIn, nextNumber, type OtpResponse, useOtpHarness, wrong } from "./he
 
 /*
  * OTP sends that arrive together (on SQLite, new OTPs are written in one transaction:
- * src/otp/send-bursts.ts; on PostgreSQL, each in one round trip) are each stored, charged,
+ * src/otp/send.ts; on PostgreSQL, each in one round trip) are each stored, charged,
  * counted, refused or sent again as they would be one at a time.
  */
 

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sendDueFallbacks } from "../src/otp/fallback.js";
-import { getOtp, sendOtp } from "../src/otp/otp.js";
+import { sendOtp } from "../src/otp/send.js";
 import { updateOtpSettings } from "../src/otp/settings.js";
+import { getOtp } from "../src/otp/view.js";
 import { TestClock } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 import { waitFor } from "./helpers/delivery.js";

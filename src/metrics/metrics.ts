@@ -1,7 +1,7 @@
 import type { Channel, Environment } from "../db/schema.js";
 import type { ConflictOutcome, TransactionConflict } from "../db/transaction.js";
 import { type CarrierMeter, unmetered as unmeteredCarriers } from "../delivery/carrier-meter.js";
-import type { VerifyReason } from "../otp/verify.js";
+import type { VerifyReason } from "../otp/types.js";
 
 export type FinalStatus = "delivered" | "undelivered" | "failed";
 /**

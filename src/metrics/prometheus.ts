@@ -6,7 +6,7 @@ import type { ConflictOutcome, TransactionConflict } from "../db/transaction.js"
 import type { CarrierBoard } from "../delivery/carrier-board.js";
 import type { CarrierMeter, RouteState, SubmitOutcome } from "../delivery/carrier-meter.js";
 import type { Logger } from "../logger.js";
-import type { VerifyReason } from "../otp/verify.js";
+import type { VerifyReason } from "../otp/types.js";
 import { type Backlog, BacklogReader } from "./backlog.js";
 import { HttpRequestMetrics } from "./http-requests.js";
 import type {

@@ -5,9 +5,9 @@ import { rowLimit } from "../db/row-limit.js";
 import { inTransaction } from "../db/transaction.js";
 import type { RouteState } from "../delivery/carrier-meter.js";
 import { ApiError } from "../errors.js";
-import { recordOtpEvents } from "../events/emit.js";
 import { unseal } from "./codes.js";
 import { queueOtpDelivery, requireChannel } from "./deliveries.js";
+import { recordOtpEvents } from "./events.js";
 import { firstDelivery, rerouteOtpSms, shouldReroute } from "./reroute.js";
 import { getOtpSettings } from "./settings.js";
 

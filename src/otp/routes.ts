@@ -3,8 +3,9 @@ import type { AppContext } from "../context.js";
 import { ErrorResponse, errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { answerIdempotently } from "../idempotency/hooks.js";
-import { getOtp, sendOtp } from "./otp.js";
+import { sendOtp } from "./send.js";
 import { verifyOtp } from "./verify.js";
+import { getOtp } from "./view.js";
 
 const ChannelSchema = Type.Union([Type.Literal("sms"), Type.Literal("whatsapp"), Type.Literal("voice")]);
 const Environment = Type.Union([Type.Literal("live"), Type.Literal("sandbox")]);

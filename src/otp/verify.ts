@@ -7,14 +7,16 @@ import { rowLimit } from "../db/row-limit.js";
 import type { Database, DbOrTrx, OtpsTable } from "../db/schema.js";
 import { inTransaction, transactionConflictOf } from "../db/transaction.js";
 import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
+import { writeFormOf } from "../db/write-form.js";
 import { ApiError } from "../errors.js";
-import { recordOtpEvents } from "../events/emit.js";
 import { eventInsert } from "../events/outbox.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
 import { codeMatches } from "./codes.js";
-import { type NumberScope, pendingOtp } from "./otp.js";
+import { otpEvent, recordOtpEvents } from "./events.js";
+import { pendingOtp } from "./pending.js";
+import type { NumberScope, VerifyResult } from "./types.js";
 import { type OtpDetailsView, otpViews } from "./view.js";
 
 type SettledOtp = Pick<OtpsTable, "status" | "attempts" | "max_attempts">;
@@ -93,61 +95,84 @@ const approveOtp = prepareQuery<{ id: string; now: string }, OtpsTable>((db, par
   approval(db, param("id"), param("now")).returningAll(),
 );
 
-export type VerifyReason =
-  | "approved"
-  | "incorrect_code"
-  | "expired"
-  | "max_attempts_reached"
-  | "already_verified"
-  | "not_found";
-
-export interface VerifyResult {
-  verified: boolean;
-  reason: VerifyReason;
-  attempts_remaining: number;
-}
+/** The form a verification's write takes (src/db/write-form.ts); only a transaction stores an answer. */
+export type VerifyWrite =
+  | { form: "transaction"; record?: RecordAnswer<VerifyResult> }
+  | { form: "one_flight" | "burst" };
 
 /**
  * Checks a code. Attempts are counted with one guarded update, so however many verifications
  * arrive at once, at most `max_attempts` of them compare a code; the OTP is approved once. The
  * count, what it settles (approved, locked, expired) and, with `record`, the answer are written
- * in one transaction. A number with no pending OTP has nothing to write: without `record`, its
- * answer is read outside any transaction.
+ * together, in the one form chosen here.
  */
-export async function verifyOtp(
+export function verifyOtp(
   ctx: AppContext,
   principal: KeyPrincipal,
   request: { to: string; code: string },
   record?: RecordAnswer<VerifyResult>,
 ): Promise<VerifyResult> {
+  const form = writeFormOf(ctx.dialect, { storesAnswer: record !== undefined });
+  return verifyOtpAs(ctx, principal, request, form === "transaction" ? { form, record } : { form });
+}
+
+/** `verifyOtp` with its write in the form `write` names; tests choose the form here. */
+export async function verifyOtpAs(
+  ctx: AppContext,
+  principal: KeyPrincipal,
+  request: { to: string; code: string },
+  write: VerifyWrite,
+): Promise<VerifyResult> {
   requireIndianMobile(request.to);
   const number = { accountId: principal.accountId, environment: principal.environment, to: request.to };
-  const early = record ? {} : await verifyLeavingPending(ctx, number, request.code);
-  const result =
-    early.answer ?? (await checkInTransaction(ctx, number, request.code, early.pendingId, record));
+  const result = await writeVerification(ctx, number, request.code, write);
   ctx.metrics.otpVerified(principal.environment, result.reason);
   return result;
 }
 
-/**
- * `checkCode` in a transaction: with `record`, one of its own, with the stored answer; else on
- * SQLite with the other verifications of this turn of the event loop (`verificationsInBurst`).
- */
-async function checkInTransaction(
+function writeVerification(
+  ctx: AppContext,
+  number: NumberScope,
+  code: string,
+  write: VerifyWrite,
+): Promise<VerifyResult> {
+  switch (write.form) {
+    case "transaction":
+      return verifyInTransaction(ctx, number, code, undefined, write.record);
+    case "one_flight":
+      return verifyInOneFlight(ctx, number, code);
+    case "burst":
+      return verifyInBurst(ctx, number, code);
+  }
+}
+
+/** Transaction: `checkCode`, with the stored answer if there is one. */
+function verifyInTransaction(
   ctx: AppContext,
   number: NumberScope,
   code: string,
   pendingId: string | undefined,
   record?: RecordAnswer<VerifyResult>,
 ): Promise<VerifyResult> {
-  if (record === undefined && ctx.dialect === "sqlite") {
-    return burstQueue(ctx, verificationsInBurst).add({ number, code, pendingId });
-  }
   return inTransaction(ctx, async (trx) => {
     const checked = await checkCode(trx, ctx, number, code, pendingId);
     await record?.(trx, checked);
     return checked;
   });
+}
+
+/**
+ * Burst (SQLite, which has no round trips to save): a number with no pending OTP is answered
+ * from its latest, which has settled (approved, locked or expired) and never changes again, so
+ * it takes no attempt. Otherwise the verification goes with the others of this turn of the event
+ * loop (`verificationsInBurst`), with the pending OTP it read for `checkCode` to count the
+ * attempt on without reading it again. A latest still pending was sent between the two reads:
+ * `checkCode` checks the code against it.
+ */
+async function verifyInBurst(ctx: AppContext, number: NumberScope, code: string): Promise<VerifyResult> {
+  const [pending] = (await pendingOtp.execute(ctx.db, number)).rows;
+  const answer = pending ? undefined : latestAnswer((await latestOtp.execute(ctx.db, number)).rows[0]);
+  return answer ?? burstQueue(ctx, verificationsInBurst).add({ number, code, pendingId: pending?.id });
 }
 
 /** A verification with an attempt to count: `pendingId` is the pending OTP it read, if it read one. */
@@ -176,69 +201,43 @@ function verificationsInBurst(ctx: AppContext): BurstRunner<PendingVerification,
 }
 
 /**
- * What a verification found before its transaction: its answer, or else, on SQLite, the pending
- * OTP it read, for `checkCode` to count the attempt on without reading it again.
+ * One flight (PostgreSQL), in fewer round trips than `checkCode`; what it cannot answer goes to
+ * the transaction.
+ * - The pending and the latest OTP are read together. No pending OTP: the answer of the latest,
+ *   as in the burst form.
+ * - A pending OTP with attempts to spare: the attempt is counted on its own (one round trip,
+ *   where `checkCode` takes four for a wrong code), then the code is compared. A wrong one is
+ *   answered at once; a right one is approved with its event in two more (its deliveries read,
+ *   then `approveInOneFlight`). The attempt that would lock the OTP, an expired OTP, or one
+ *   settled since it was read, go to the transaction whatever the code, so no answer, and no
+ *   path a code takes, tells anything of an attempt that was not counted. A right code whose OTP
+ *   a new send replaced before it was approved is checked by `checkCode` against the new one.
  */
-interface EarlyVerification {
-  answer?: VerifyResult;
-  pendingId?: string;
-}
-
-/**
- * A verification without `record`, in the common cases, in fewer round trips than `checkCode`:
- * without an `answer`, it leaves the rest to `checkCode`.
- * - No pending OTP: the answer of the number's latest, which has settled (approved, locked or
- *   expired) and never changes again, so it takes no attempt. On PostgreSQL both reads go
- *   together; SQLite reads the latest only when there is no pending OTP. A latest still pending
- *   was sent between the two reads: `checkCode` checks the code against it.
- * - On PostgreSQL, a pending OTP with attempts to spare: the attempt is counted on its own (one
- *   round trip, where `checkCode` takes four for a wrong code), then the code is compared. A
- *   wrong one is answered at once; a right one is approved with its event in two more (its
- *   deliveries read, then `approveInOneFlight`). The attempt that would lock the OTP, an expired
- *   OTP, or one settled since it was read, go to `checkCode` whatever the code, so no answer, and
- *   no path a code takes, tells anything of an attempt that was not counted. A right code whose
- *   OTP a new send replaced before it was approved is checked by `checkCode` against the new one.
- */
-async function verifyLeavingPending(
-  ctx: AppContext,
-  number: NumberScope,
-  code: string,
-): Promise<EarlyVerification> {
-  if (ctx.dialect !== "postgres") {
-    // SQLite has no round trips to save, and its transactions cost less than two writes would.
-    const [pending] = (await pendingOtp.execute(ctx.db, number)).rows;
-    if (pending) return { pendingId: pending.id };
-    const answer = latestAnswer((await latestOtp.execute(ctx.db, number)).rows[0]);
-    return answer ? { answer } : {};
-  }
+async function verifyInOneFlight(ctx: AppContext, number: NumberScope, code: string): Promise<VerifyResult> {
   const [[pending], [latest]] = await readTogether(ctx, [
     pendingOtp.compile(ctx.db, number),
     latestOtp.compile(ctx.db, number),
   ]);
-  if (!pending) {
-    const answer = latestAnswer(latest);
-    return answer ? { answer } : {};
-  }
+  if (!pending) return latestAnswer(latest) ?? verifyInTransaction(ctx, number, code, undefined);
   const now = isoNow(ctx.clock);
   const [counted] = (await countAttemptLeavingPending.execute(ctx.db, { id: pending.id, now })).rows;
-  if (!counted) return {};
+  if (!counted) return verifyInTransaction(ctx, number, code, undefined);
   const remaining = counted.max_attempts - counted.attempts;
   if (!codeMatches(ctx.secret, pending.id, code, counted.code_hash)) {
-    return { answer: { verified: false, reason: "incorrect_code", attempts_remaining: remaining } };
+    return { verified: false, reason: "incorrect_code", attempts_remaining: remaining };
   }
-  return {
-    answer:
-      (await approveInOneFlight(ctx, pending, counted.attempts, now, remaining)) ??
-      (await inTransaction(
-        ctx,
-        async (trx) =>
-          (await approveCounted(trx, ctx, pending.id, now, remaining)) ?? checkCode(trx, ctx, number, code),
-      )),
-  };
+  return (
+    (await approveInOneFlight(ctx, pending, counted.attempts, now, remaining)) ??
+    (await inTransaction(
+      ctx,
+      async (trx) =>
+        (await approveCounted(trx, ctx, pending.id, now, remaining)) ?? checkCode(trx, ctx, number, code),
+    ))
+  );
 }
 
 /**
- * PostgreSQL: the approval of `verifyLeavingPending` and its `otp.verified` in one round trip,
+ * PostgreSQL: the approval of `verifyInOneFlight` and its `otp.verified` in one round trip,
  * the event built from the OTP as it was read and counted (and its deliveries, read just before).
  * `undefined`, having written nothing, when the OTP changed since (settled, sent again, counted
  * again), for `approveCounted` to decide as it now stands.
@@ -259,13 +258,8 @@ async function approveInOneFlight(
     fallback_due_at: null,
     updated_at: now,
   };
-  const [data] = await otpViews(ctx.db, [approved], now);
-  const event = eventInsert(ctx.db, ctx, {
-    accountId: approved.account_id,
-    environment: approved.environment,
-    type: "otp.verified",
-    data: data as OtpDetailsView,
-  });
+  const [view] = await otpViews(ctx.db, [approved], now);
+  const event = eventInsert(ctx.db, ctx, otpEvent("otp.verified", approved, view as OtpDetailsView));
   const approval = approveAsCounted.compile(ctx.db, { id: pending.id, now, attempts, sends: pending.sends });
   try {
     await commitInOneFlight(ctx.db, [guarded(approval, "otp_changed"), statementOf(event.insert)]);
@@ -379,7 +373,7 @@ async function answerCounted(
 
 /**
  * Approves an OTP whose right code was given in a counted attempt, with its `otp.verified`. When
- * the attempt was counted on its own (`verifyLeavingPending`), the OTP may have settled since:
+ * the attempt was counted on its own (`verifyInOneFlight`), the OTP may have settled since:
  * approved by another attempt, replaced by a new send, expired, or locked by later attempts that
  * used up the rest (the lock stands). The answer is then the OTP's as it now stands, or
  * `undefined` when a new send replaced it: the code is then checked against the new OTP.

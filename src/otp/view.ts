@@ -1,5 +1,8 @@
+import { isoNow } from "../clock.js";
+import type { AppContext } from "../context.js";
 import { prepareQuery } from "../db/prepared.js";
 import type { Channel, DbOrTrx, Environment, MessageStatus, MessagesTable, OtpsTable } from "../db/schema.js";
+import { ApiError } from "../errors.js";
 
 /** An OTP as `GET /v2/otp/{id}` shows it, and as its events carry it: never its code. */
 export interface OtpDetailsView {
@@ -35,6 +38,24 @@ export type OtpRow = Pick<
   | "created_at"
   | "account_id"
 >;
+
+/** GET /v2/otp/{id}: an OTP of the key's account and environment. */
+export async function getOtp(
+  ctx: AppContext,
+  scope: { accountId: string; environment: Environment },
+  id: string,
+): Promise<OtpDetailsView> {
+  const otp = await ctx.db
+    .selectFrom("otps")
+    .selectAll()
+    .where("id", "=", id)
+    .where("account_id", "=", scope.accountId)
+    .where("environment", "=", scope.environment)
+    .executeTakeFirst();
+  if (!otp) throw new ApiError("not_found", `No OTP ${id}.`, "id");
+  const [view] = await otpViews(ctx.db, [otp], isoNow(ctx.clock));
+  return view as OtpDetailsView;
+}
 
 /**
  * The views of OTP rows, with their deliveries read in one query (in the caller's transaction,
