@@ -6,7 +6,8 @@ import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../phone.js";
 import type { MessageView } from "./messages.js";
 import { queueSends, type Refusals } from "./queue.js";
-import { type PreparedSms, prepareSms, type SmsSendRequest, withHeaderCase } from "./send.js";
+import { prepareSms, withHeaderCase } from "./send.js";
+import type { PreparedSms, SmsSendRequest } from "./types.js";
 
 export const MAX_BATCH_MESSAGES = 1_000;
 /** The batch route's body limit; every other route keeps the server's 16 KiB. */

@@ -20,7 +20,7 @@ import {
   type RecipientScope,
   uncountRecipient,
 } from "./recipient-cap.js";
-import type { PreparedSms } from "./send.js";
+import type { PreparedSms } from "./types.js";
 
 /*
  * Every SMS a request queues (POST /v2/sms/send, POST /v2/sms/batch) is written here, after its

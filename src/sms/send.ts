@@ -1,7 +1,6 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { readTogether } from "../db/one-flight.js";
-import type { MessagesTable } from "../db/schema.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
@@ -13,28 +12,9 @@ import { requireIndianMobile } from "../phone.js";
 import { type MessageView, queuedMessage, toMessageView } from "./messages.js";
 import { priceOf } from "./pricing.js";
 import { queueSends } from "./queue.js";
+import type { PreparedSms, SendRegistry, SmsSendRequest } from "./types.js";
 
 export const MAX_SEGMENTS = 10;
-
-export interface SmsSendRequest {
-  to: string;
-  sender: string;
-  template_id: string;
-  variables?: Record<string, string>;
-  reference?: string;
-}
-
-/** What the account's DLT registry says about a send: whether its sender is registered, and its template. */
-export interface SendRegistry {
-  senderKnown: boolean;
-  template: Template | undefined;
-}
-
-/** A send that passed every check, rendered and priced: its message row and the view the API answers. */
-export interface PreparedSms {
-  row: MessagesTable;
-  view: MessageView;
-}
 
 /**
  * Checks a send in the contract's order (API.md §4), renders and prices it, then counts its
