@@ -5,8 +5,8 @@
 
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
+import type { Dialect } from "../src/db/schema.js";
 import { RECEIPT_DELAY_MS } from "./options.js";
-import type { BenchDatabase } from "./setup.js";
 
 export interface QueueProbe {
   queued: () => number;
@@ -22,7 +22,11 @@ export interface QueueProbe {
   close(): Promise<void>;
 }
 
-export async function openQueueProbe(database: BenchDatabase): Promise<QueueProbe> {
+export async function openQueueProbe(database: {
+  dialect: Dialect;
+  url: string;
+  path?: string;
+}): Promise<QueueProbe> {
   if (database.path) {
     const db = new SqliteDatabase(database.path, { readonly: true, fileMustExist: true });
     db.pragma("busy_timeout = 5000");
