@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
 import { createKey, deleteKey, listKeys, rotateKey } from "../src/keys/keys.js";
 import { hashSecret } from "../src/keys/secrets.js";
-import type { TestClock } from "./helpers/context.js";
 import { DIALECTS } from "./helpers/database.js";
 import { bearer, createAccountWithKey, createTestAccount } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
-  let instances: TestInstances | undefined;
-  let clock: TestClock;
+  const instances = useTestInstances(dialect, { secondInstance: true });
   let ctx: AppContext;
   let app: App;
   /**
@@ -18,13 +16,9 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
    * the tests here use the two one after the other, never at once, so neither waits on the other's lock.
    */
   let otherApp: App;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: true });
-    ({ clock, ctx, app, otherApp } = instances);
+  beforeAll(() => {
+    ({ ctx, app, otherApp } = instances);
   });
-
-  afterAll(() => instances?.close());
 
   const balance = (target: App, headers: Record<string, string>) =>
     target.inject({ method: "GET", url: "/v2/balance", headers });
@@ -151,12 +145,12 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
   it("rotates with a grace period: the old key works until it ends, then never again", async () => {
     const { accountId, keyId, secret } = await createAccountWithKey(ctx);
     const { key, rotated } = await rotateKey(ctx, { accountId, keyId, graceSeconds: 3600 });
-    expect(rotated?.expires_at).toBe(new Date(clock.now().getTime() + 3600_000).toISOString());
+    expect(rotated?.expires_at).toBe(new Date(instances.clock.now().getTime() + 3600_000).toISOString());
     expect((await balance(app, bearer(secret))).statusCode).toBe(200);
     expect((await balance(app, bearer(key.secret))).statusCode).toBe(200);
     expect(await listKeys(ctx, accountId)).toHaveLength(2);
 
-    clock.advance(3601);
+    instances.clock.advance(3601);
     expect((await balance(otherApp, bearer(secret))).statusCode).toBe(401);
     expect((await balance(otherApp, bearer(key.secret))).statusCode).toBe(200);
     expect((await listKeys(ctx, accountId)).map((k) => k.id)).toEqual([key.id]);
@@ -179,15 +173,15 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
     expect(await lastUsed()).toBeNull();
 
     await balance(app, bearer(secret));
-    const first = clock.now().toISOString();
+    const first = instances.clock.now().toISOString();
     expect(await lastUsed()).toBe(first);
 
-    clock.advance(30);
+    instances.clock.advance(30);
     await balance(app, bearer(secret));
     expect(await lastUsed()).toBe(first);
 
-    clock.advance(31);
+    instances.clock.advance(31);
     await balance(app, bearer(secret));
-    expect(await lastUsed()).toBe(clock.now().toISOString());
+    expect(await lastUsed()).toBe(instances.clock.now().toISOString());
   });
 });

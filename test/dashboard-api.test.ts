@@ -8,12 +8,11 @@ import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
 import { hashSecret } from "../src/keys/secrets.js";
 import { purgeExpired } from "../src/maintenance.js";
-import type { TestClock } from "./helpers/context.js";
 import { dashboardRequest, type SignedIn, sessionCookie, signIn } from "./helpers/dashboard.js";
 import { DIALECTS } from "./helpers/database.js";
 import { drainQueue } from "./helpers/delivery.js";
 import { TEST_PASSWORD } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { openTestInstances, type TestInstances, useTestInstances } from "./helpers/instances.js";
 
 let emailCounter = 0;
 async function newAccount(ctx: AppContext): Promise<{ id: string; email: string }> {
@@ -24,15 +23,12 @@ async function newAccount(ctx: AppContext): Promise<{ id: string; email: string 
 }
 
 describe.each(DIALECTS)("dashboard first-account set-up on %s", (dialect) => {
-  let instances: TestInstances | undefined;
+  const instances = useTestInstances(dialect, { secondInstance: dialect === "postgres" });
   let app: App;
   let otherApp: App;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: dialect === "postgres" });
+  beforeAll(() => {
     ({ app, otherApp } = instances);
   });
-  afterAll(() => instances?.close());
 
   it("lets the first visitor of an empty installation create one account, and nobody after", async () => {
     const before = await app.inject({ method: "GET", url: "/dashboard/api/setup" });
@@ -89,16 +85,12 @@ describe.each(DIALECTS)("dashboard first-account set-up on %s", (dialect) => {
 });
 
 describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
-  let instances: TestInstances | undefined;
-  let clock: TestClock;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: false });
-    ({ clock, ctx, app } = instances);
+  beforeAll(() => {
+    ({ ctx, app } = instances);
   });
-  afterAll(() => instances?.close());
 
   describe("sign-in and sessions", () => {
     it("signs in with the account's email and password into an HttpOnly, SameSite=Strict cookie", async () => {
@@ -181,7 +173,7 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
       expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
       expect(limited.headers["set-cookie"]).toBeUndefined();
 
-      clock.advance(15 * 60);
+      instances.clock.advance(15 * 60);
       expect((await attempt(TEST_PASSWORD)).statusCode).toBe(200);
     });
 
@@ -200,7 +192,7 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
         expect((await from(account.email, "wrong password", "10.2.0.2")).statusCode).toBe(401);
       }
 
-      clock.advance(15 * 60);
+      instances.clock.advance(15 * 60);
       const attempts = await Promise.all(
         Array.from({ length: 60 }, (_, i) => from(`guess${i}@example.com`, "whatever it is", "10.3.0.1")),
       );
@@ -226,11 +218,11 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
       const session = await signIn(app, account.email, TEST_PASSWORD);
       const read = () => dashboardRequest(app, session, "GET", "/dashboard/api/session");
       expect((await read()).statusCode).toBe(200);
-      clock.advance(11 * 3600);
+      instances.clock.advance(11 * 3600);
       expect((await read()).statusCode).toBe(200); // used within 12 hours: the session goes on
-      clock.advance(11 * 3600);
+      instances.clock.advance(11 * 3600);
       expect((await read()).statusCode).toBe(200);
-      clock.advance(12 * 3600 + 1);
+      instances.clock.advance(12 * 3600 + 1);
       expect((await read()).json().error.code).toBe("not_signed_in");
       expect((await purgeExpired(ctx)).sessions).toBeGreaterThanOrEqual(1);
     });
@@ -239,10 +231,10 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
       const account = await newAccount(ctx);
       const session = await signIn(app, account.email, TEST_PASSWORD);
       for (let hour = 0; hour < 7 * 24 - 10; hour += 10) {
-        clock.advance(10 * 3600);
+        instances.clock.advance(10 * 3600);
         expect((await dashboardRequest(app, session, "GET", "/dashboard/api/session")).statusCode).toBe(200);
       }
-      clock.advance(10 * 3600);
+      instances.clock.advance(10 * 3600);
       expect((await dashboardRequest(app, session, "GET", "/dashboard/api/session")).statusCode).toBe(401);
     });
 
@@ -390,7 +382,7 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
         app.inject({ method: "GET", url: "/v2/balance", headers: { authorization: `Bearer ${secret}` } });
       expect((await balanceWith(old.secret)).statusCode).toBe(200);
       expect((await balanceWith(key.secret)).statusCode).toBe(200);
-      clock.advance(3601);
+      instances.clock.advance(3601);
       expect((await balanceWith(old.secret)).statusCode).toBe(401);
     });
 
@@ -475,7 +467,7 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
       const sendAndDeliver = async (to: string) => {
         const message = (await send(to)).json();
         await drainQueue(ctx);
-        clock.advance(1);
+        instances.clock.advance(1);
         return message;
       };
       const first = await sendAndDeliver("+919876543210");

@@ -3,16 +3,9 @@
  * templates and senders, OTP settings, the sandbox inbox and the phone layout, driven the way a
  * person would, by role and label. Each page is saved as a screenshot under test-artifacts/.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type DashboardServer,
-  DESKTOP,
-  launchChromium,
-  PHONE,
-  saveScreenshot,
-  startDashboardServer,
-} from "./helpers/browser.js";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, saveScreenshot, useDashboardBrowser } from "./helpers/browser.js";
 import { TEST_PASSWORD } from "./helpers/fixtures.js";
 
 const OWNER_EMAIL = "owner@example.com";
@@ -24,28 +17,19 @@ const RECIPIENT = "+919876543210";
 const UI_TIMEOUT = 10_000;
 
 describe("dashboard in a browser", () => {
-  let server: DashboardServer;
-  let browser: Browser;
+  const site = useDashboardBrowser({ uiTimeoutMs: UI_TIMEOUT });
   /** The owner's signed-in browser, shared by the steps of the walk-through below. */
   let owner: BrowserContext;
   let page: Page;
   /** A sandbox key made in the UI, used to send the OTP. */
   let sendingKey: string;
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startDashboardServer(), launchChromium()]);
-  }, 30_000);
-
   afterAll(async () => {
     await owner?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   async function newPage(viewport: { width: number; height: number } = DESKTOP) {
-    const context = await browser.newContext({ viewport, baseURL: server.url });
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-    context.setDefaultTimeout(UI_TIMEOUT);
+    const context = await site.newContext({ viewport });
     return { context, page: await context.newPage() };
   }
 
@@ -55,7 +39,7 @@ describe("dashboard in a browser", () => {
   }
 
   function api(path: string, secret: string, body?: unknown): Promise<Response> {
-    return fetch(`${server.url}${path}`, {
+    return fetch(`${site.server.url}${path}`, {
       method: body === undefined ? "GET" : "POST",
       headers: {
         authorization: `Bearer ${secret}`,
@@ -368,12 +352,7 @@ describe("dashboard in a browser", () => {
   });
 
   it("fits a phone: the menu folds away and tables stay readable", async () => {
-    const phone = await browser.newContext({
-      viewport: PHONE,
-      baseURL: server.url,
-      storageState: await owner.storageState(),
-    });
-    phone.setDefaultTimeout(UI_TIMEOUT);
+    const phone = await site.newContext({ viewport: PHONE, storageState: await owner.storageState() });
     try {
       const phonePage = await phone.newPage();
       await phonePage.goto("/");

@@ -3,43 +3,29 @@
  * numbers, the end of a number, LIKE's wildcards kept literal), refunds of failed messages as the
  * ledger recorded them, one rule for template content, and editing and removing templates.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../src/accounts/accounts.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { endsWith } from "../src/db/ends-with.js";
 import { analyseTemplateContent } from "../src/dlt/template-syntax.js";
 import type { App } from "../src/http/types.js";
-import type { TestClock } from "./helpers/context.js";
-import { dashboardRequest, type SignedIn, signIn } from "./helpers/dashboard.js";
+import { dashboardRequest, type SignedIn, signedInAccount } from "./helpers/dashboard.js";
 import { DIALECTS } from "./helpers/database.js";
 import { drainQueue } from "./helpers/delivery.js";
-import { TEST_PASSWORD } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 const TEMPLATE_ID = "1107161234567890123";
 const OTP_TEMPLATE_ID = "1107161234567890999";
 const ENTITY_ID = "1101456789012345678";
 
-let accounts = 0;
-
 describe.each(DIALECTS)("dashboard console API on %s", (dialect) => {
-  let instances: TestInstances | undefined;
-  let clock: TestClock;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: false });
-    ({ clock, ctx, app } = instances);
+  beforeAll(() => {
+    ({ ctx, app } = instances);
   });
-  afterAll(() => instances?.close());
 
-  async function newSession(): Promise<SignedIn> {
-    accounts += 1;
-    const email = `console${accounts}-${Date.now()}@example.com`;
-    await createAccount(ctx, { email, password: TEST_PASSWORD });
-    return signIn(app, email, TEST_PASSWORD);
-  }
+  const newSession = (): Promise<SignedIn> => signedInAccount(ctx, app);
 
   /** A signed-in account with test credits, a sender, a template and a sandbox key that sends with it. */
   async function sendingAccount() {
@@ -68,7 +54,7 @@ describe.each(DIALECTS)("dashboard console API on %s", (dialect) => {
       });
       expect(sent.statusCode, sent.body).toBeLessThan(300);
       await drainQueue(ctx);
-      clock.advance(1);
+      instances.clock.advance(1);
       return sent.json<{ id: string }>().id;
     };
     return { session, sendAndDeliver };

@@ -6,16 +6,9 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type DashboardServer,
-  DESKTOP,
-  launchChromium,
-  PHONE,
-  saveScreenshot,
-  startDashboardServer,
-} from "./helpers/browser.js";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, saveScreenshot, useDashboardBrowser } from "./helpers/browser.js";
 import { TEST_PASSWORD } from "./helpers/fixtures.js";
 
 const run = promisify(execFile);
@@ -44,15 +37,13 @@ async function box(locator: Locator): Promise<Box> {
 }
 
 describe("dashboard console in a browser", () => {
-  let server: DashboardServer;
-  let browser: Browser;
+  const site = useDashboardBrowser({ uiTimeoutMs: UI_TIMEOUT });
   let cookie: { name: string; value: string };
   let csrf: string;
   let sandboxKey: string;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startDashboardServer(), launchChromium()]);
-    const setup = await fetch(`${server.url}/dashboard/api/setup`, {
+    const setup = await fetch(`${site.server.url}/dashboard/api/setup`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: "owner@example.com", password: TEST_PASSWORD }),
@@ -63,14 +54,9 @@ describe("dashboard console in a browser", () => {
     csrf = ((await setup.json()) as { csrf_token: string }).csrf_token;
   }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   /** A dashboard API call as the signed-in owner. */
   async function dashboard<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${server.url}/dashboard/api${path}`, {
+    const response = await fetch(`${site.server.url}/dashboard/api${path}`, {
       method,
       headers: {
         cookie: `${cookie.name}=${cookie.value}`,
@@ -85,9 +71,8 @@ describe("dashboard console in a browser", () => {
 
   /** A signed-in page in sandbox mode, at a desktop's or a phone's width. */
   async function signedInPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-    const context = await browser.newContext({ viewport, baseURL: server.url });
-    context.setDefaultTimeout(UI_TIMEOUT);
-    await context.addCookies([{ ...cookie, url: server.url }]);
+    const context = await site.newContext({ viewport });
+    await context.addCookies([{ ...cookie, url: site.server.url }]);
     await context.addInitScript("window.localStorage.setItem('dakiya.environment', 'sandbox')");
     return context.newPage();
   }
@@ -102,7 +87,7 @@ describe("dashboard console in a browser", () => {
   }
 
   function sendOtp(to: string, channel: "whatsapp"): Promise<Response> {
-    return fetch(`${server.url}/v2/otp/send`, {
+    return fetch(`${site.server.url}/v2/otp/send`, {
       method: "POST",
       headers: { authorization: `Bearer ${sandboxKey}`, "content-type": "application/json" },
       body: JSON.stringify({ to, channel }),

@@ -5,20 +5,13 @@
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../src/accounts/accounts.js";
 import { changeBalance } from "../src/accounts/ledger.js";
 import { createKey } from "../src/keys/keys.js";
-import {
-  type DashboardServer,
-  DESKTOP,
-  launchChromium,
-  PHONE,
-  saveScreenshot,
-  startDashboardServer,
-} from "./helpers/browser.js";
+import { DESKTOP, PHONE, saveScreenshot, useDashboardBrowser } from "./helpers/browser.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
 import { TEST_PASSWORD } from "./helpers/fixtures.js";
 
@@ -95,8 +88,10 @@ function indianLocalTime(ms: number): string {
 }
 
 describe("webhooks page in a browser", () => {
-  let server: DashboardServer;
-  let browser: Browser;
+  const site = useDashboardBrowser({
+    env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCHEDULE: "1,1,1" },
+    uiTimeoutMs: UI_TIMEOUT,
+  });
   let receiver: Receiver;
   let owner: BrowserContext;
   let page: Page;
@@ -108,18 +103,17 @@ describe("webhooks page in a browser", () => {
   let sendingKey = "";
 
   beforeAll(async () => {
-    [server, browser, receiver] = await Promise.all([
-      startDashboardServer({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCHEDULE: "1,1,1" } }),
-      launchChromium(),
-      startReceiver(),
-    ]);
-    const account = await createAccount(server.ctx, { email: OWNER_EMAIL, password: TEST_PASSWORD });
+    receiver = await startReceiver();
+    const account = await createAccount(site.server.ctx, {
+      email: OWNER_EMAIL,
+      password: TEST_PASSWORD,
+    });
     // What a sandbox send needs, so that real message events reach the endpoint.
-    await registerDlt(server.ctx, account.id, {
+    await registerDlt(site.server.ctx, account.id, {
       templates: [{ templateId: TEMPLATE_ID, content: "Your order {#var#} has shipped." }],
     });
-    sendingKey = (await createKey(server.ctx, { accountId: account.id, environment: "sandbox" })).secret;
-    await changeBalance(server.ctx, {
+    sendingKey = (await createKey(site.server.ctx, { accountId: account.id, environment: "sandbox" })).secret;
+    await changeBalance(site.server.ctx, {
       accountId: account.id,
       environment: "sandbox",
       amount: 1_000_000,
@@ -130,8 +124,6 @@ describe("webhooks page in a browser", () => {
 
   afterAll(async () => {
     await owner?.close();
-    await browser?.close();
-    await server?.stop();
     await receiver?.close();
   });
 
@@ -141,7 +133,7 @@ describe("webhooks page in a browser", () => {
 
   /** Sends a sandbox SMS through the public API; the server's worker delivers it by itself. */
   async function sendSms(): Promise<{ id: string }> {
-    const sent = await fetch(`${server.url}/v2/sms/send`, {
+    const sent = await fetch(`${site.server.url}/v2/sms/send`, {
       method: "POST",
       headers: { authorization: `Bearer ${sendingKey}`, "content-type": "application/json" },
       body: JSON.stringify({
@@ -161,9 +153,7 @@ describe("webhooks page in a browser", () => {
   }
 
   it("signs in, opens Developers → Webhooks and switches to sandbox", async () => {
-    owner = await browser.newContext({ viewport: DESKTOP, baseURL: server.url, timezoneId: TIME_ZONE });
-    await owner.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-    owner.setDefaultTimeout(UI_TIMEOUT);
+    owner = await site.newContext({ viewport: DESKTOP, timezoneId: TIME_ZONE });
     page = await owner.newPage();
     await page.goto("/developers/webhooks");
     await page.getByLabel("Email").fill(OWNER_EMAIL);
@@ -380,13 +370,11 @@ describe("webhooks page in a browser", () => {
   });
 
   it("fits a phone: the list and the endpoint page stay within the screen", async () => {
-    const phone = await browser.newContext({
+    const phone = await site.newContext({
       viewport: PHONE,
-      baseURL: server.url,
       timezoneId: TIME_ZONE,
       storageState: await owner.storageState(),
     });
-    phone.setDefaultTimeout(UI_TIMEOUT);
     try {
       const phonePage = await phone.newPage();
       await phonePage.goto("/developers/webhooks");
@@ -430,7 +418,7 @@ describe("webhooks page in a browser", () => {
     const before = receiver.deliveries.length;
     const message = await sendSms();
     const relayed = () =>
-      server.ctx.db
+      site.server.ctx.db
         .selectFrom("events")
         .select("id")
         .where("type", "=", "sms.delivered")
@@ -438,7 +426,7 @@ describe("webhooks page in a browser", () => {
         .where("fanned_out_at", "is not", null)
         .execute();
     await expect.poll(async () => (await relayed()).length, { timeout: UI_TIMEOUT }).toBe(1);
-    expect(await server.ctx.db.selectFrom("webhook_deliveries").select("id").execute()).toEqual([]);
+    expect(await site.server.ctx.db.selectFrom("webhook_deliveries").select("id").execute()).toEqual([]);
     expect(receiver.deliveries.length).toBe(before);
   });
 });

@@ -4,44 +4,30 @@
  * Endpoints point at public IP literals, so no name is resolved; nothing is ever sent to them
  * (only the replay test runs a worker, while no delivery waits).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../src/accounts/accounts.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { changeBalance } from "../src/accounts/ledger.js";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
 import { createKey } from "../src/keys/keys.js";
-import type { TestClock } from "./helpers/context.js";
-import { dashboardRequest, type SignedIn, signIn } from "./helpers/dashboard.js";
+import { dashboardRequest, type SignedIn, signedInAccount } from "./helpers/dashboard.js";
 import { DIALECTS } from "./helpers/database.js";
 import { drainQueue } from "./helpers/delivery.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
-import { TEST_PASSWORD } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 const BASE = "/dashboard/api/webhooks";
 const PUBLIC_URL = "https://1.1.1.1/hooks/dakiya";
 const TEMPLATE_ID = "1107161234567890123";
 
-let accountCounter = 0;
-
 describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
-  let instances: TestInstances | undefined;
-  let clock: TestClock;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: false });
-    ({ clock, ctx, app } = instances);
+  beforeAll(() => {
+    ({ ctx, app } = instances);
   });
-  afterAll(() => instances?.close());
 
-  async function signedInAccount(): Promise<SignedIn> {
-    accountCounter += 1;
-    const email = `hooks${accountCounter}-${Date.now()}@example.com`;
-    await createAccount(ctx, { email, password: TEST_PASSWORD });
-    return signIn(app, email, TEST_PASSWORD);
-  }
+  const newSession = (): Promise<SignedIn> => signedInAccount(ctx, app);
 
   async function createEndpoint(session: SignedIn, body: object = {}, environment = "sandbox") {
     const response = await dashboardRequest(app, session, "POST", `${BASE}?environment=${environment}`, {
@@ -69,7 +55,7 @@ describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
   }
 
   it("creates, reads, changes, rotates, tests and deletes an endpoint of the session's account", async () => {
-    const owner = await signedInAccount();
+    const owner = await newSession();
     const created = await createEndpoint(owner, {
       description: "orders",
       events: ["sms.delivered", "otp.verified"],
@@ -163,7 +149,7 @@ describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
   });
 
   it("replays the subscribed events since a time", async () => {
-    const owner = await signedInAccount();
+    const owner = await newSession();
     await registerDlt(ctx, owner.accountId, {
       templates: [{ templateId: TEMPLATE_ID, content: "Your order {#var#} has shipped." }],
     });
@@ -175,8 +161,8 @@ describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
       reason: "credits_added",
       reference: null,
     });
-    const since = clock.now().toISOString();
-    clock.advance(1);
+    const since = instances.clock.now().toISOString();
+    instances.clock.advance(1);
     // The message is delivered before this endpoint exists: only a replay can send its events.
     // The worker that delivers it also runs the webhook dispatcher: no delivery may be waiting
     // for it, so that nothing is ever posted to the public addresses of this file.
@@ -222,7 +208,7 @@ describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
       "POST",
       `${BASE}/${endpoint.id}/replay?environment=sandbox`,
       {
-        since: new Date(clock.now().getTime() + 60_000).toISOString(),
+        since: new Date(instances.clock.now().getTime() + 60_000).toISOString(),
       },
     );
     expect(later.json().queued).toBe(0);
@@ -239,7 +225,7 @@ describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
   });
 
   it("needs the CSRF token for every change, and changes nothing without it", async () => {
-    const owner = await signedInAccount();
+    const owner = await newSession();
     const endpoint = await createEndpoint(owner);
     const path = `${BASE}/${endpoint.id}`;
     const attempts: Array<[method: "POST" | "PATCH" | "DELETE", url: string, payload?: object]> = [
@@ -281,8 +267,8 @@ describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
   });
 
   it("answers not_found for another account's endpoint and for the other environment", async () => {
-    const owner = await signedInAccount();
-    const stranger = await signedInAccount();
+    const owner = await newSession();
+    const stranger = await newSession();
     const endpoint = await createEndpoint(owner);
     const path = `${BASE}/${endpoint.id}`;
     const operations = (
@@ -322,7 +308,7 @@ describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
   });
 
   it("refuses what the API refuses: no environment, private and plain-http live URLs, unknown events", async () => {
-    const owner = await signedInAccount();
+    const owner = await newSession();
     const noEnvironment = await dashboardRequest(app, owner, "GET", BASE);
     expect(noEnvironment.statusCode).toBe(400);
 

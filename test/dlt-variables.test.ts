@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { matchesSlotType, type SlotType, slotTypeOf } from "../src/dlt/variables.js";
 import type { App } from "../src/http/types.js";
 import { DIALECTS } from "./helpers/database.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 /*
  * Typed DLT variables (API.md §4): `{#numeric#}`, `{#alphanumeric#}`, `{#url#}`, `{#urlott#}`,
@@ -141,13 +141,12 @@ describe("typed DLT slots", () => {
 });
 
 describe.each(DIALECTS)("typed DLT variables in a send on %s", (dialect) => {
-  let instances: TestInstances | undefined;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
   let account: { accountId: string; secret: string };
 
   beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: false });
     ({ ctx, app } = instances);
     account = await createAccountWithKey(ctx, "sandbox", HUNDRED_RUPEES);
     await registerDlt(ctx, account.accountId, {
@@ -158,7 +157,6 @@ describe.each(DIALECTS)("typed DLT variables in a send on %s", (dialect) => {
       ],
     });
   });
-  afterAll(() => instances?.close());
 
   function send(variables: Record<string, unknown>, templateId = TYPED_TEMPLATE) {
     return app.inject({

@@ -1,16 +1,15 @@
 import Ajv from "ajv";
 import { Type } from "typebox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { TEMPLATE_CATEGORIES } from "../src/db/schema.js";
 import { EVENT_TYPES } from "../src/events/outbox.js";
 import type { App } from "../src/http/types.js";
 import { type AjvIssue, describeAllowed } from "../src/http/validation-messages.js";
-import { openTestContext } from "./helpers/context.js";
 import { type SignedIn, signIn } from "./helpers/dashboard.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { DIALECTS } from "./helpers/database.js";
 import { bearer, createAccountWithKey, TEST_PASSWORD } from "./helpers/fixtures.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 const CHANNELS = "sms, whatsapp, voice";
 const STATUSES = "queued, submitted, delivered, undelivered, failed";
@@ -54,16 +53,14 @@ describe("describeAllowed: what a value outside a schema's allowed values must b
 });
 
 describe.each(DIALECTS)("enum errors name the allowed values, on /v2 and /dashboard/api (%s)", (dialect) => {
-  let database: TestDatabase;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
   let key: Record<string, string>;
   let session: SignedIn;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url);
-    app = await buildApp(ctx);
+    ({ ctx, app } = instances);
     const account = await createAccountWithKey(ctx, "sandbox", 10_000_000);
     key = bearer(account.secret);
     const { email } = await ctx.db
@@ -72,12 +69,6 @@ describe.each(DIALECTS)("enum errors name the allowed values, on /v2 and /dashbo
       .where("id", "=", account.accountId)
       .executeTakeFirstOrThrow();
     session = await signIn(app, email, TEST_PASSWORD);
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
   });
 
   interface Case {

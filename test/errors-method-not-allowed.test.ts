@@ -1,32 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
-import { openTestContext } from "./helpers/context.js";
-import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
+import { useTestInstances } from "./helpers/instances.js";
 import { listRoutes } from "./helpers/routes.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 describe("405 method_not_allowed for a known path with another method", () => {
-  let database: TestDatabase;
+  const instances = useTestInstances("sqlite");
   let ctx: AppContext;
   let app: App;
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    database = await createTestDatabase("sqlite");
-    ctx = await openTestContext(database.url);
-    app = await buildApp(ctx);
+    ({ ctx, app } = instances);
     await app.ready();
     auth = bearer((await createAccountWithKey(ctx, "sandbox", 1_000_000)).secret);
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
   });
 
   function expect405(response: Awaited<ReturnType<App["inject"]>>, allow: string): void {

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { changeBalance } from "../src/accounts/ledger.js";
-import { buildApp } from "../src/app.js";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
 import { updateOtpSettings } from "../src/otp/settings.js";
-import { openTestContext, UNLIMITED_REQUESTS } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { UNLIMITED_REQUESTS } from "./helpers/context.js";
+import { DIALECTS } from "./helpers/database.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 const SHORT = "1107161234567890123";
 /** Renders to two GSM-7 segments: ₹0.5000 at the default price. */
@@ -22,20 +22,12 @@ function nextNumber(): string {
 }
 
 describe.each(DIALECTS)("what a refused or lenient send says (%s)", (dialect) => {
-  let database: TestDatabase;
+  const instances = useTestInstances(dialect, { env: UNLIMITED_REQUESTS });
   let ctx: AppContext;
   let app: App;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url, { env: UNLIMITED_REQUESTS });
-    app = await buildApp(ctx);
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
+  beforeAll(() => {
+    ({ ctx, app } = instances);
   });
 
   /** A sandbox account with `credits` (1/10,000 INR), senders DAKIYA and OTHERS, and three templates. */

@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
-import { openTestContext } from "./helpers/context.js";
-import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
+import { useTestInstances } from "./helpers/instances.js";
 import { addProbeRoutes } from "./helpers/probe-routes.js";
 
 describe("the error envelope for everything the framework rejects", () => {
-  let database: TestDatabase;
+  const instances = useTestInstances("sqlite");
   let ctx: AppContext;
   let app: App;
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    database = await createTestDatabase("sqlite");
-    ctx = await openTestContext(database.url);
-    app = await buildApp(ctx);
+    ({ ctx, app } = instances);
     addProbeRoutes(app, ctx);
     auth = bearer((await createAccountWithKey(ctx, "sandbox", 10_000_000)).secret);
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
   });
 
   const post = (payload: string, headers: Record<string, string> = {}) =>

@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { changeBalance } from "../src/accounts/ledger.js";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
@@ -10,17 +10,18 @@ import { createKey } from "../src/keys/keys.js";
 import { purgeExpired } from "../src/maintenance.js";
 import type { MessageView } from "../src/sms/messages.js";
 import { sendSms } from "../src/sms/send.js";
-import type { TestClock } from "./helpers/context.js";
 import { DIALECTS } from "./helpers/database.js";
 import { createSendingAccount, SMS_TEMPLATE_ID } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { useTestInstances } from "./helpers/instances.js";
 import { addProbeRoutes } from "./helpers/probe-routes.js";
 import { rawExchange } from "./helpers/raw-http.js";
 
 describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
-  let instances: TestInstances | undefined;
-  let clock: TestClock;
+  const instances = useTestInstances(dialect, {
+    secondInstance: dialect === "postgres",
+    setup: addProbeRoutes,
+  });
   let ctx: AppContext;
   let app: App;
   /**
@@ -29,16 +30,9 @@ describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
    * connections in one process would wait on each other.
    */
   let otherApp: App;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, {
-      secondInstance: dialect === "postgres",
-      setup: addProbeRoutes,
-    });
-    ({ clock, ctx, app, otherApp } = instances);
+  beforeAll(() => {
+    ({ ctx, app, otherApp } = instances);
   });
-
-  afterAll(() => instances?.close());
 
   function charge(
     secret: string,
@@ -229,15 +223,15 @@ describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
   it("keeps a key 24 hours, then purges it and treats the key as new", async () => {
     const { accountId, secret } = await createAccountWithKey(ctx, "sandbox", 100_000);
     await charge(secret, "day", { amount: "1.0000" });
-    clock.advance(23 * 3600);
+    instances.clock.advance(23 * 3600);
     expect((await charge(secret, "day", { amount: "2.0000" })).statusCode).toBe(422);
-    clock.advance(3600);
+    instances.clock.advance(3600);
     const fresh = await charge(secret, "day", { amount: "2.0000" });
     expect(fresh.statusCode).toBe(201);
     expect(fresh.headers["idempotent-replayed"]).toBeUndefined();
 
     await charge(secret, "to-purge", { amount: "1.0000" });
-    clock.advance(24 * 3600 + 1);
+    instances.clock.advance(24 * 3600 + 1);
     const purged = await purgeExpired(ctx);
     expect(purged.idempotencyKeys).toBeGreaterThanOrEqual(2);
     const left = await ctx.db
@@ -255,11 +249,11 @@ describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
     // What a process that crashed mid-request leaves behind: a claim with no response.
     await ctx.db
       .updateTable("idempotency_keys")
-      .set({ response_status: null, response_body: null, locked_until: clock.now().toISOString() })
+      .set({ response_status: null, response_body: null, locked_until: instances.clock.now().toISOString() })
       .where("account_id", "=", accountId)
       .execute();
     await ctx.db.deleteFrom("ledger_entries").where("id", "=", first.json().id).execute();
-    clock.advance(1);
+    instances.clock.advance(1);
     const retried = await charge(secret, "orphan", body);
     expect(retried.statusCode).toBe(201);
     expect(retried.headers["idempotent-replayed"]).toBeUndefined();
@@ -286,17 +280,12 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
     variables: { ref: "A1" },
   };
 
-  let instances: TestInstances | undefined;
-  let clock: TestClock;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: false });
-    ({ clock, ctx, app } = instances);
+  beforeAll(() => {
+    ({ ctx, app } = instances);
   });
-
-  afterAll(() => instances?.close());
 
   function post(secret: string, key: string, url: string, body: Record<string, unknown>) {
     return app.inject({
@@ -374,7 +363,7 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
     expect(early.statusCode).toBe(429);
     expect(early.json().error.code).toBe("resend_cooldown");
 
-    clock.advance(31);
+    instances.clock.advance(31);
     const resent = await post(secret, "otp-2", "/v2/otp/send", { to: SMS.to });
     expect(resent.statusCode, resent.body).toBe(200);
     expect(resent.headers["idempotent-replayed"]).toBeUndefined();
@@ -422,7 +411,7 @@ describe.each(DIALECTS)("Idempotency-Key on the send routes, %s", (dialect) => {
     const scope = { accountId, environment: "sandbox" as const, key: "two-holders" };
     const fingerprint = requestFingerprint(ctx.secret, "POST", "/v2/sms/send", SMS);
     const first = await claimIdempotencyKey(ctx, scope, fingerprint);
-    clock.advance(ctx.idempotencyLockSeconds);
+    instances.clock.advance(ctx.idempotencyLockSeconds);
     const second = await claimIdempotencyKey(ctx, scope, fingerprint);
     if (first.outcome !== "claimed" || second.outcome !== "claimed")
       throw new Error("both should have claimed");

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../src/accounts/accounts.js";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
@@ -7,7 +7,7 @@ import { dashboardRequest, type SignedIn, signIn } from "./helpers/dashboard.js"
 import { DIALECTS } from "./helpers/database.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey, TEST_PASSWORD } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 /*
  * U+0000 and unpaired UTF-16 surrogates, wherever a request carries text: PostgreSQL cannot store
@@ -36,14 +36,13 @@ function expectRefused(response: LightMyRequestResponse, param: string | undefin
 }
 
 describe.each(DIALECTS)("NUL bytes and broken Unicode on %s", (dialect) => {
-  let instances: TestInstances | undefined;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
   let account: { accountId: string; secret: string };
   let session: SignedIn;
 
   beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: false });
     ({ ctx, app } = instances);
     account = await createAccountWithKey(ctx, "sandbox", HUNDRED_RUPEES);
     await registerDlt(ctx, account.accountId, {
@@ -53,7 +52,6 @@ describe.each(DIALECTS)("NUL bytes and broken Unicode on %s", (dialect) => {
     await createAccount(ctx, { email: `owner-${dialect}@example.com`, password: TEST_PASSWORD });
     session = await signIn(app, `owner-${dialect}@example.com`, TEST_PASSWORD);
   });
-  afterAll(() => instances?.close());
 
   function postSend(payload: string): Promise<LightMyRequestResponse> {
     return app.inject({

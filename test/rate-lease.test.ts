@@ -1,10 +1,10 @@
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { App } from "../src/http/types.js";
 import { setKeyRateLimit } from "../src/keys/keys.js";
 import { DIALECTS } from "./helpers/database.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 /**
  * A burst of 500 (2% of it: leases of up to 10 tokens) at one request a millisecond, on a clock
@@ -24,12 +24,7 @@ function remaining(response: LightMyRequestResponse): number {
 }
 
 describe.each(DIALECTS)("leased request tokens on %s", (dialect) => {
-  let instances: TestInstances;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: true, env: LEASED_LIMITS });
-  });
-  afterAll(() => instances?.close());
+  const instances = useTestInstances(dialect, { secondInstance: true, env: LEASED_LIMITS });
 
   /** Tokens the key's shared bucket has handed out, read from its row. */
   async function tokensTaken(keyId: string): Promise<number> {

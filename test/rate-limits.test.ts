@@ -15,7 +15,7 @@ import { openTestContext, TEST_SECRET } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { type TestInstances, useTestInstances } from "./helpers/instances.js";
 
 const TEMPLATE_ID = "1107161234567890123";
 /** One SMS segment at the default price, ₹0.2500, in 1/10,000 INR. */
@@ -45,7 +45,7 @@ function balance(app: App, secret: string): Promise<LightMyRequestResponse> {
  * synchronous busy timeout, blocking the event loop the other instance needs to commit). Two
  * SQLite instances are still shown to share the limit, one request at a time.
  */
-function concurrentApps(instances: TestInstances, dialect: string): App[] {
+function concurrentApps(instances: Pick<TestInstances, "app" | "otherApp">, dialect: string): App[] {
   return dialect === "postgres" ? [instances.app, instances.otherApp] : [instances.app];
 }
 
@@ -63,12 +63,7 @@ function expectRateLimited(response: LightMyRequestResponse, retryAfter: number)
 }
 
 describe.each(DIALECTS)("per-key request limits on %s", (dialect) => {
-  let instances: TestInstances;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: true, env: SMALL_LIMITS });
-  });
-  afterAll(() => instances?.close());
+  const instances = useTestInstances(dialect, { secondInstance: true, env: SMALL_LIMITS });
 
   it("allows a burst, then answers 429 rate_limited with Retry-After no earlier than the reset", async () => {
     const { app, ctx } = instances;
@@ -250,20 +245,15 @@ describe.each(DIALECTS)("per-key request limits on %s", (dialect) => {
 });
 
 describe.each(DIALECTS)("hourly cap on distinct SMS recipients on %s", (dialect) => {
-  let instances: TestInstances;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, {
-      secondInstance: true,
-      // The request limit is out of the way here; the cap is 3 numbers an hour.
-      env: {
-        RATE_LIMIT_PER_MINUTE: "100000",
-        RATE_LIMIT_BURST: "1000",
-        SMS_MAX_RECIPIENTS_PER_ACCOUNT_PER_HOUR: "3",
-      },
-    });
+  const instances = useTestInstances(dialect, {
+    secondInstance: true,
+    // The request limit is out of the way here; the cap is 3 numbers an hour.
+    env: {
+      RATE_LIMIT_PER_MINUTE: "100000",
+      RATE_LIMIT_BURST: "1000",
+      SMS_MAX_RECIPIENTS_PER_ACCOUNT_PER_HOUR: "3",
+    },
   });
-  afterAll(() => instances?.close());
 
   async function smsAccount(credits: number): Promise<{ accountId: string; secret: string }> {
     const account = await createAccountWithKey(instances.ctx, "sandbox", credits);

@@ -13,7 +13,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/datab
 import { drainQueue } from "./helpers/delivery.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
 import { bearer, createTestAccount, TEST_PASSWORD } from "./helpers/fixtures.js";
-import { openTestInstances, type TestInstances } from "./helpers/instances.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 /*
  * Removing a sender (header) stops everything that would go out under it from then on: SMS sends
@@ -27,16 +27,13 @@ const TO = "+919876543210";
 const HUNDRED_RUPEES = 1_000_000;
 
 describe.each(DIALECTS)("removing a sender on %s", (dialect) => {
-  let instances: TestInstances | undefined;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
   let accounts = 0;
-
-  beforeAll(async () => {
-    instances = await openTestInstances(dialect, { secondInstance: false });
+  beforeAll(() => {
     ({ ctx, app } = instances);
   });
-  afterAll(() => instances?.close());
 
   /** A signed-in account with a sandbox key and credits, DAKIYA and DKYOTP, and OTP settings on DAKIYA in both environments. */
   async function setUp(): Promise<{ accountId: string; secret: string; session: SignedIn }> {

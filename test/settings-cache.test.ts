@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SETTINGS_CACHE_MS, SettingsCache } from "../src/accounts/settings-cache.js";
-import { buildApp } from "../src/app.js";
 import type { AppContext } from "../src/context.js";
 import { setTemplateStatus } from "../src/dlt/registry.js";
 import type { App } from "../src/http/types.js";
 import { deleteKey } from "../src/keys/keys.js";
 import { updateOtpSettings } from "../src/otp/settings.js";
 import { cliRunner } from "./helpers/cli.js";
-import { openTestContext, TEST_SECRET } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { TEST_SECRET } from "./helpers/context.js";
+import { DIALECTS } from "./helpers/database.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 /* Sends read senders, templates and OTP settings from a cache: a change through this process shows at once, one from another process within a second, and keys are never cached. */
 
@@ -43,7 +43,7 @@ describe("SettingsCache", () => {
 });
 
 describe.each(DIALECTS)("settings cache on %s", (dialect) => {
-  let database: TestDatabase;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
   let accountId: string;
@@ -51,15 +51,13 @@ describe.each(DIALECTS)("settings cache on %s", (dialect) => {
   let secret: string;
   const { dakiya } = cliRunner(() => ({
     ...process.env,
-    DATABASE_URL: database.url,
+    DATABASE_URL: instances.database.url,
     DAKIYA_SECRET: TEST_SECRET,
     LOG_LEVEL: "warn",
   }));
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url);
-    app = await buildApp(ctx);
+    ({ ctx, app } = instances);
     ({ accountId, keyId, secret } = await createAccountWithKey(ctx, "sandbox", 1_000_000));
     await registerDlt(ctx, accountId, {
       templates: [
@@ -72,12 +70,6 @@ describe.each(DIALECTS)("settings cache on %s", (dialect) => {
       sms_sender: "DAKIYA",
     });
   }, 60_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
-  });
 
   const sendSms = () =>
     app.inject({

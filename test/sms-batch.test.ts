@@ -1,15 +1,15 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sumLedger } from "../src/accounts/ledger.js";
-import { buildApp } from "../src/app.js";
 import type { AppContext } from "../src/context.js";
 import type { Environment } from "../src/db/schema.js";
 import type { App } from "../src/http/types.js";
-import { openTestContext, TestClock, UNLIMITED_REQUESTS } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { UNLIMITED_REQUESTS } from "./helpers/context.js";
+import { DIALECTS } from "./helpers/database.js";
 import { drainQueue } from "./helpers/delivery.js";
 import { registerDlt } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 const OTP = "1107161234567890123";
 const INACTIVE = "1107161234567890124";
@@ -34,30 +34,15 @@ function number(n: number): string {
 }
 
 describe.each(DIALECTS)("POST /v2/sms/batch on %s", (dialect) => {
-  let database: TestDatabase;
-  let clock: TestClock;
+  const env = { SMS_MAX_RECIPIENTS_PER_ACCOUNT_PER_HOUR: String(RECIPIENT_CAP) };
+  const instances = useTestInstances(dialect, { env });
   let ctx: AppContext;
   let app: App;
   /** A second server process on the same database. */
-  let otherCtx: AppContext;
   let otherApp: App;
-
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    clock = new TestClock();
-    const env = { SMS_MAX_RECIPIENTS_PER_ACCOUNT_PER_HOUR: String(RECIPIENT_CAP) };
-    ctx = await openTestContext(database.url, { clock, env });
-    app = await buildApp(ctx);
-    otherCtx = await openTestContext(database.url, { clock, env: { ...env, ...UNLIMITED_REQUESTS } });
-    otherApp = await buildApp(otherCtx);
-  });
-
-  afterAll(async () => {
-    await otherApp?.close();
-    await otherCtx?.close();
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
+    ({ ctx, app } = instances);
+    ({ app: otherApp } = await instances.openInstance({ env: { ...env, ...UNLIMITED_REQUESTS } }));
   });
 
   async function account(environment: Environment = "sandbox", credits = 1_000_000) {

@@ -2,16 +2,16 @@
 // are each counted, charged, queued or refused as they would be one at a time.
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import type { App } from "../src/http/types.js";
 import { queueSends } from "../src/sms/queue.js";
 import { prepareSms } from "../src/sms/send.js";
-import { openTestContext, TestClock, UNLIMITED_REQUESTS } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { UNLIMITED_REQUESTS } from "./helpers/context.js";
+import { DIALECTS } from "./helpers/database.js";
 import { createSendingAccount, registerDlt, SMS_TEMPLATE_ID } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 /** One SMS segment at the default price, ₹0.2500, in 1/10,000 INR. */
 const SMS_PRICE = 2_500;
@@ -22,24 +22,14 @@ function number(n: number): string {
 }
 
 describe.each(DIALECTS)("single sends arriving together on %s", (dialect) => {
-  let database: TestDatabase;
+  const instances = useTestInstances(dialect, {
+    env: { ...UNLIMITED_REQUESTS, SMS_MAX_RECIPIENTS_PER_ACCOUNT_PER_HOUR: String(RECIPIENT_CAP) },
+  });
   let ctx: AppContext;
   let app: App;
   let nextNumber = 1;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url, {
-      clock: new TestClock(),
-      env: { ...UNLIMITED_REQUESTS, SMS_MAX_RECIPIENTS_PER_ACCOUNT_PER_HOUR: String(RECIPIENT_CAP) },
-    });
-    app = await buildApp(ctx);
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
+  beforeAll(() => {
+    ({ ctx, app } = instances);
   });
 
   /** Numbers no other test has sent to. */

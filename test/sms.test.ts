@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import type { Environment } from "../src/db/schema.js";
 import type { Carrier, OutboundMessage } from "../src/delivery/carrier.js";
@@ -7,11 +6,11 @@ import { failMessage } from "../src/delivery/status.js";
 import type { App } from "../src/http/types.js";
 import { createKey } from "../src/keys/keys.js";
 import type { MessageView } from "../src/sms/messages.js";
-import { openTestContext, TestClock } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { DIALECTS } from "./helpers/database.js";
 import { drainQueue } from "./helpers/delivery.js";
 import { registerDlt, TEST_ENTITY_ID, type TemplateSpec } from "./helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 /** 19-digit DLT template ids: beyond Number.MAX_SAFE_INTEGER, so a trip through a number would show. */
 const OTP = "1107161234567890123";
@@ -80,38 +79,14 @@ function recordingCarrier(): { carrier: Carrier; sent: OutboundMessage[] } {
 }
 
 describe.each(DIALECTS)("SMS send and delivery on %s", (dialect) => {
-  let database: TestDatabase;
-  let clock: TestClock;
+  /** Other processes on the same database: one with a live SMS carrier, one with its own price list. */
+  const instances = useTestInstances(dialect);
+  const { clock, openInstance: openOther } = instances;
   let ctx: AppContext;
   let app: App;
-  /** Other processes on the same database: one with a live SMS carrier, one with its own price list. */
-  const others: Array<{ ctx: AppContext; app: App }> = [];
-
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    clock = new TestClock();
-    ctx = await openTestContext(database.url, { clock });
-    app = await buildApp(ctx);
+  beforeAll(() => {
+    ({ ctx, app } = instances);
   });
-
-  afterAll(async () => {
-    for (const other of others) {
-      await other.app.close();
-      await other.ctx.close();
-    }
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
-  });
-
-  async function openOther(
-    options: Parameters<typeof openTestContext>[1],
-  ): Promise<{ ctx: AppContext; app: App }> {
-    const otherCtx = await openTestContext(database.url, { clock, ...options });
-    const other = { ctx: otherCtx, app: await buildApp(otherCtx) };
-    others.push(other);
-    return other;
-  }
 
   /** An account with a key in `environment`, credits there, and the standard DLT registry. */
   async function account(

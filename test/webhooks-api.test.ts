@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { recordEvent } from "../src/events/outbox.js";
 import type { App } from "../src/http/types.js";
 import { createKey } from "../src/keys/keys.js";
 import { purgeOldWebhookRecords } from "../src/webhooks/purge.js";
 import type { HostLookup } from "../src/webhooks/ssrf.js";
-import { openTestContext, TestClock } from "./helpers/context.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
+import { DIALECTS } from "./helpers/database.js";
 import { bearer, createAccountWithKey } from "./helpers/fixtures.js";
+import { useTestInstances } from "./helpers/instances.js";
 
 /* The webhook endpoints API: create, list, get, update, delete, rotate; scoping; URL rules and
  * the SSRF guard at creation. Delivery is in webhooks-delivery.test.ts. */
@@ -45,22 +44,12 @@ const fakeLookup: HostLookup = async (hostname) => {
 const PUBLIC_URL = "https://hooks.example.com/dakiya";
 
 describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
-  let database: TestDatabase;
+  const instances = useTestInstances(dialect);
   let ctx: AppContext;
   let app: App;
-  const clock = new TestClock();
-
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url, { clock });
+  beforeAll(() => {
+    ({ ctx, app } = instances);
     ctx.outboundWebhooks.lookup = fakeLookup;
-    app = await buildApp(ctx);
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
   });
 
   const create = (secret: string, body: Record<string, unknown>) =>
@@ -87,8 +76,8 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
       disabled_reason: null,
       failing_since: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
-      created_at: clock.now().toISOString(),
-      updated_at: clock.now().toISOString(),
+      created_at: instances.clock.now().toISOString(),
+      updated_at: instances.clock.now().toISOString(),
     });
     expect(Buffer.from(endpoint.secret?.slice(6) ?? "", "base64")).toHaveLength(32);
 
@@ -124,7 +113,7 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
   it("lists the environment's endpoints without secrets, newest first", async () => {
     const { accountId, secret } = await createAccountWithKey(ctx, "sandbox");
     const first = (await create(secret, { url: PUBLIC_URL, events: ["otp.sent"] })).json<Endpoint>();
-    clock.advance(1);
+    instances.clock.advance(1);
     const second = (await create(secret, { url: `${PUBLIC_URL}/2`, events: ["*"] })).json<Endpoint>();
     const live = await createKey(ctx, { accountId, environment: "live", label: null });
     await create(live.secret, { url: PUBLIC_URL });
@@ -139,7 +128,7 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
   it("updates url, events, description and status; disabling and enabling say why", async () => {
     const { secret } = await createAccountWithKey(ctx, "sandbox");
     const endpoint = (await create(secret, { url: PUBLIC_URL, description: "old" })).json<Endpoint>();
-    clock.advance(5);
+    instances.clock.advance(5);
     const patched = await call(secret, "PATCH", `/v2/webhooks/${endpoint.id}`, {
       url: `${PUBLIC_URL}/v2`,
       events: ["otp.verified"],
@@ -153,7 +142,7 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
       description: null,
       status: "disabled",
       disabled_reason: "manual",
-      updated_at: clock.now().toISOString(),
+      updated_at: instances.clock.now().toISOString(),
       created_at: endpoint.created_at,
     });
     expect(patched.json()).not.toHaveProperty("secret");
@@ -185,7 +174,9 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
       .where("id", "=", endpoint.id)
       .executeTakeFirstOrThrow();
     expect(row.previous_secret_sealed).not.toBeNull();
-    expect(row.previous_secret_expires_at).toBe(new Date(clock.now().getTime() + 86_400_000).toISOString());
+    expect(row.previous_secret_expires_at).toBe(
+      new Date(instances.clock.now().getTime() + 86_400_000).toISOString(),
+    );
   });
 
   it("deletes an endpoint; a second delete is not_found", async () => {
@@ -364,8 +355,8 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
         data: { id: "msg_x" },
       }),
     );
-    const old = new Date(clock.now().getTime() - 31 * 86_400_000).toISOString();
-    const recent = new Date(clock.now().getTime() - 29 * 86_400_000).toISOString();
+    const old = new Date(instances.clock.now().getTime() - 31 * 86_400_000).toISOString();
+    const recent = new Date(instances.clock.now().getTime() - 29 * 86_400_000).toISOString();
     const delivery = (id: string, state: "pending" | "succeeded", at: string) => ({
       id: `${endpoint.id}:${id}`,
       endpoint_id: endpoint.id,
@@ -403,7 +394,7 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
       .values([attempt("wat_old", old), attempt("wat_recent", recent)])
       .execute();
 
-    expect(await purgeOldWebhookRecords(ctx.db, clock.now())).toBe(2);
+    expect(await purgeOldWebhookRecords(ctx.db, instances.clock.now())).toBe(2);
     const deliveries = await ctx.db
       .selectFrom("webhook_deliveries")
       .select("id")

@@ -1,6 +1,13 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { systemClock } from "../../src/clock.js";
 import type { AppContext } from "../../src/context.js";
@@ -69,6 +76,58 @@ export async function startDashboardServer(
     stop: async () => {
       await running.stop();
       await database.drop();
+    },
+  };
+}
+
+export interface DashboardBrowser {
+  server: DashboardServer;
+  browser: Browser;
+  /**
+   * A browser context on the server (`baseURL` its address), with the clipboard granted and the
+   * UI timeout as its default.
+   */
+  newContext(options: BrowserContextOptions): Promise<BrowserContext>;
+}
+
+/**
+ * A dashboard server (see `startDashboardServer`) and Chromium for a describe block: started in
+ * its `beforeAll`, stopped in its `afterAll`; read `server` and `browser` from then on.
+ */
+export function useDashboardBrowser(options: {
+  env?: NodeJS.ProcessEnv;
+  /** How long the UI may take to show what the server did. */
+  uiTimeoutMs: number;
+}): DashboardBrowser {
+  let started: { server: DashboardServer; browser: Browser } | undefined;
+  beforeAll(async () => {
+    const [server, browser] = await Promise.all([
+      startDashboardServer(options.env ? { env: options.env } : {}),
+      launchChromium(),
+    ]);
+    started = { server, browser };
+  }, 30_000);
+  afterAll(async () => {
+    await started?.browser.close();
+    await started?.server.stop();
+  });
+  const running = () => {
+    if (!started) throw new Error("the dashboard browser starts in beforeAll");
+    return started;
+  };
+  return {
+    get server() {
+      return running().server;
+    },
+    get browser() {
+      return running().browser;
+    },
+    async newContext(contextOptions) {
+      const { server, browser } = running();
+      const context = await browser.newContext({ baseURL: server.url, ...contextOptions });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+      context.setDefaultTimeout(options.uiTimeoutMs);
+      return context;
     },
   };
 }

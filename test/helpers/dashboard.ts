@@ -1,5 +1,8 @@
 import type { LightMyRequestResponse } from "fastify";
+import { createAccount } from "../../src/accounts/accounts.js";
+import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
+import { TEST_PASSWORD } from "./fixtures.js";
 
 export interface SignedIn {
   cookie: string;
@@ -26,6 +29,16 @@ export async function signIn(app: App, email: string, password: string): Promise
   }
   const body = response.json<{ account: { id: string }; csrf_token: string }>();
   return { cookie, csrf: body.csrf_token, accountId: body.account.id };
+}
+
+let signedInAccounts = 0;
+
+/** A new account with the test password, signed in to the dashboard. */
+export async function signedInAccount(ctx: AppContext, app: App): Promise<SignedIn> {
+  signedInAccounts += 1;
+  const email = `owner${signedInAccounts}-${Date.now()}@example.com`;
+  await createAccount(ctx, { email, password: TEST_PASSWORD });
+  return signIn(app, email, TEST_PASSWORD);
 }
 
 /** A dashboard API request as the signed-in browser makes it: the cookie and the CSRF token. */

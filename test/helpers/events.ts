@@ -1,16 +1,15 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect } from "vitest";
-import { buildApp } from "../../src/app.js";
+import { beforeAll, expect } from "vitest";
 import type { AppContext } from "../../src/context.js";
 import type { Dialect, Environment } from "../../src/db/schema.js";
 import type { EventView } from "../../src/events/outbox.js";
 import type { App } from "../../src/http/types.js";
 import { updateOtpSettings } from "../../src/otp/settings.js";
 import type { MessageView } from "../../src/sms/messages.js";
-import { openTestContext, TestClock, UNLIMITED_REQUESTS } from "./context.js";
-import { createTestDatabase, type TestDatabase } from "./database.js";
+import { UNLIMITED_REQUESTS } from "./context.js";
 import { registerDlt } from "./dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./fixtures.js";
+import { type TestInstance, useTestInstances } from "./instances.js";
 
 /* Shared by test/events.test.ts and test/sms-list.test.ts. */
 
@@ -44,34 +43,17 @@ export function queryString(query: Query): string {
  * and message-list tests make.
  */
 export function useEventsHarness(dialect: Dialect) {
-  let database: TestDatabase;
-  const clock = new TestClock();
+  const instances = useTestInstances(dialect, { env: UNLIMITED_REQUESTS });
+  const { clock } = instances;
   let ctx: AppContext;
   let app: App;
-  const others: Array<{ ctx: AppContext; app: App }> = [];
-
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    ctx = await openTestContext(database.url, { clock, env: UNLIMITED_REQUESTS });
-    app = await buildApp(ctx);
-  });
-
-  afterAll(async () => {
-    for (const other of others) {
-      await other.app.close();
-      await other.ctx.close();
-    }
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
+  beforeAll(() => {
+    ({ ctx, app } = instances);
   });
 
   /** Another process on the same database and clock: its own connection pool. */
-  async function openOther(): Promise<{ ctx: AppContext; app: App }> {
-    const otherCtx = await openTestContext(database.url, { clock, env: UNLIMITED_REQUESTS });
-    const other = { ctx: otherCtx, app: await buildApp(otherCtx) };
-    others.push(other);
-    return other;
+  function openOther(): Promise<TestInstance> {
+    return instances.openInstance();
   }
 
   /** An account with a key and credits in `environment`, the order and OTP templates, and OTP settings. */

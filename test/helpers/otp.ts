@@ -1,17 +1,16 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect } from "vitest";
-import { buildApp } from "../../src/app.js";
+import { beforeAll, expect } from "vitest";
 import type { AppContext } from "../../src/context.js";
 import type { Dialect, Environment } from "../../src/db/schema.js";
 import type { Carrier, OutboundMessage } from "../../src/delivery/carrier.js";
 import type { App } from "../../src/http/types.js";
 import { createLogger } from "../../src/logger.js";
 import { type OtpSettings, updateOtpSettings } from "../../src/otp/settings.js";
-import { openTestContext, TestClock, UNLIMITED_REQUESTS } from "./context.js";
-import { createTestDatabase, type TestDatabase } from "./database.js";
+import { type TestClock, UNLIMITED_REQUESTS } from "./context.js";
 import { drainQueue } from "./delivery.js";
 import { registerDlt } from "./dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./fixtures.js";
+import { type InstanceOptions, type TestInstance, useTestInstances } from "./instances.js";
 
 /* Shared by the OTP test files (test/otp-*.test.ts): fixtures, and a harness per dialect. */
 
@@ -125,39 +124,22 @@ export function recordingCarrier(name: string): { carrier: Carrier; sent: Outbou
  * and the helpers the OTP tests drive them with. `ctx` and `app` exist from the first beforeAll on.
  */
 export function useOtpHarness(dialect: Dialect) {
-  let database: TestDatabase;
-  const clock = new TestClock();
-  let ctx: AppContext;
-  let app: App;
   /** Every log line of the main context, at trace level. */
   const logLines: string[] = [];
-  /** Other processes on the same database and clock (other limits, live carriers, a second instance). */
-  const others: Array<{ ctx: AppContext; app: App }> = [];
-
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    const log = createLogger("trace", { write: (line: string) => void logLines.push(line) });
-    ctx = await openTestContext(database.url, { clock, log, env: UNLIMITED_REQUESTS });
-    app = await buildApp(ctx);
+  const instances = useTestInstances(dialect, {
+    env: UNLIMITED_REQUESTS,
+    log: createLogger("trace", { write: (line: string) => void logLines.push(line) }),
+  });
+  const { clock } = instances;
+  let ctx: AppContext;
+  let app: App;
+  beforeAll(() => {
+    ({ ctx, app } = instances);
   });
 
-  afterAll(async () => {
-    for (const other of others) {
-      await other.app.close();
-      await other.ctx.close();
-    }
-    await app?.close();
-    await ctx?.close();
-    await database?.drop();
-  });
-
-  async function openOther(
-    options: Parameters<typeof openTestContext>[1] = {},
-  ): Promise<{ ctx: AppContext; app: App }> {
-    const otherCtx = await openTestContext(database.url, { clock, env: UNLIMITED_REQUESTS, ...options });
-    const other = { ctx: otherCtx, app: await buildApp(otherCtx) };
-    others.push(other);
-    return other;
+  /** Another process on the same database and clock (other limits, live carriers, a second instance). */
+  function openOther(options: InstanceOptions = {}): Promise<TestInstance> {
+    return instances.openInstance(options);
   }
 
   /**
@@ -337,7 +319,7 @@ export function useOtpHarness(dialect: Dialect) {
 
   return {
     get database() {
-      return database;
+      return instances.database;
     },
     get ctx() {
       return ctx;
