@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
-import { claimDueMessages } from "../src/db/queue-claims.js";
 import type { Environment } from "../src/db/schema.js";
-import { applyReceipt } from "../src/delivery/receipts.js";
+import { claimDueMessages } from "../src/delivery/claims.js";
 import { markSubmitted } from "../src/delivery/status.js";
 import { startWorker } from "../src/delivery/worker.js";
 import { type EventView, recordEvent } from "../src/events/outbox.js";
@@ -10,6 +9,7 @@ import { purgeExpired } from "../src/maintenance.js";
 import { expireDueOtps } from "../src/otp/expiry.js";
 import { sendDueFallbacks } from "../src/otp/fallback.js";
 import { updateOtpSettings } from "../src/otp/settings.js";
+import { applyReceipt } from "../src/receipts/receipts.js";
 import type { MessageView } from "../src/sms/messages.js";
 import { testCarriers } from "./helpers/context.js";
 import { DIALECTS } from "./helpers/database.js";

@@ -3,14 +3,14 @@ import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/prepared.js";
-import type { ClaimedMessage } from "../db/queue-claims.js";
 import type { CarrierMessagesTable, Database, MessagesTable, SandboxMessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
-import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../events/emit.js";
+import { burstsRetriedOneByOne } from "../db/write-bursts.js";
+import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../messages/events.js";
+import { applyReportedParts, recordReceipt } from "../receipts/receipts.js";
 import { inboxRow } from "../sandbox/inbox.js";
-import { inBursts } from "./bursts.js";
 import type { AcceptingRoute, CarriedPart, Receipt, SandboxInboxEntry } from "./carrier.js";
-import { applyReportedParts, recordReceipt } from "./receipts.js";
+import type { ClaimedMessage } from "./claims.js";
 
 /** The claim a worker holds on a message while it delivers it. */
 export interface Lease {
@@ -70,9 +70,9 @@ export async function markSubmitted(
   return recorded === true;
 }
 
-/** `recordAcceptances` of the acceptances that come back together (`inBursts`). */
+/** `recordAcceptances` of the acceptances that come back together (`burstsRetriedOneByOne`). */
 export function acceptancesInBursts(ctx: AppContext): (acceptance: Acceptance) => Promise<boolean> {
-  return inBursts((acceptances: readonly Acceptance[]) => recordAcceptances(ctx, acceptances));
+  return burstsRetriedOneByOne((acceptances: readonly Acceptance[]) => recordAcceptances(ctx, acceptances));
 }
 
 /**

@@ -1,7 +1,6 @@
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { priorityLaneOf } from "../db/database.js";
-import { type ClaimedMessage, claimDueMessages } from "../db/queue-claims.js";
 import { randomBase62 } from "../ids.js";
 import { tryUnseal } from "../otp/codes.js";
 import { startOtpExpirySweep } from "../otp/expiry.js";
@@ -16,6 +15,7 @@ import type {
   PartRecorder,
   SendResult,
 } from "./carrier.js";
+import { type ClaimedMessage, claimDueMessages } from "./claims.js";
 import {
   type Acceptance,
   acceptancesInBursts,

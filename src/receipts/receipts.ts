@@ -4,13 +4,13 @@ import type { AppContext } from "../context.js";
 import { executeForIds, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { CarrierMessagesTable, Database, MessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
-import { recordMessageEvent, recordMessageEvents } from "../events/emit.js";
-import { inBursts } from "./bursts.js";
-import type { Receipt } from "./carrier.js";
+import { burstsRetriedOneByOne } from "../db/write-bursts.js";
+import type { Receipt } from "../delivery/carrier.js";
+import { recordMessageEvent, recordMessageEvents } from "../messages/events.js";
 
-/** `applyReceipts` of the receipts that come in together (`inBursts`). */
+/** `applyReceipts` of the receipts that come in together (`burstsRetriedOneByOne`). */
 export function receiptsInBursts(ctx: AppContext): (receipt: Receipt) => Promise<boolean> {
-  return inBursts((receipts: readonly Receipt[]) => applyReceipts(ctx, receipts));
+  return burstsRetriedOneByOne((receipts: readonly Receipt[]) => applyReceipts(ctx, receipts));
 }
 
 /**
