@@ -10,10 +10,10 @@ import type { Carrier, OutboundMessage, SendResult } from "../src/delivery/carri
 import { createSandboxCarrier, SANDBOX_CARRIER } from "../src/delivery/carriers/sandbox.js";
 import { type ClaimedMessage, claimDueMessages } from "../src/delivery/claims.js";
 import { type Acceptance, acceptancesInBursts, failMessage, markSubmitted } from "../src/delivery/status.js";
-import { startWorker } from "../src/delivery/worker.js";
 import { applyReceipt, applyReceipts, receiptsInBursts } from "../src/receipts/receipts.js";
 import { type MessageView, toMessageView } from "../src/sms/messages.js";
 import { sendSms } from "../src/sms/send.js";
+import { startWorker } from "../src/worker.js";
 import { openTestContext, TEST_SECRET, TestClock, testCarriers } from "./helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/database.js";
 import { countQueued, drainQueue, waitFor } from "./helpers/delivery.js";
