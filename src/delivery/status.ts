@@ -94,16 +94,13 @@ export function recordAcceptances(ctx: AppContext, acceptances: readonly Accepta
     const accepted = await acceptMessages(trx, acceptances, now);
     const parts: CarrierMessagesTable[] = [];
     const inbox: SandboxMessagesTable[] = [];
-    const events: Array<{ type: MessageEventType; row: MessagesTable; carrierMessageIds: string[] }> = [];
-    const receipts: Receipt[] = [];
-    const ending: Array<{ row: MessagesTable; carrierMessageIds: string[] }> = [];
+    const writes: AcceptedWrite[] = [];
     const recorded = acceptances.map(({ message, carrier, carrierMessageIds, route, ...known }) => {
       const row = accepted.get(message.id);
       // A message leaves the queue once: a second acceptance of it in the batch loses, as it would alone.
       if (!row) return false;
       accepted.delete(message.id);
       const status = row.status === "delivered" ? "delivered" : "submitted";
-      if (reported.has(row.id)) ending.push({ row, carrierMessageIds });
       carrierMessageIds.forEach((carrierMessageId, index) => {
         // Parts carried on earlier tries were recorded then.
         if (index < (known.recordedParts ?? 0)) return;
@@ -122,23 +119,52 @@ export function recordAcceptances(ctx: AppContext, acceptances: readonly Accepta
         // Every part was reported delivered with the acceptance: both events, as if the
         // receipts had come one by one.
         const submitted = { ...row, status: "submitted" as const, delivered_at: null };
-        events.push({ type: "sms.submitted", row: submitted, carrierMessageIds });
-        events.push({ type: "sms.delivered", row, carrierMessageIds });
+        writes.push({
+          events: [
+            { type: "sms.submitted", row: submitted, carrierMessageIds },
+            { type: "sms.delivered", row, carrierMessageIds },
+          ],
+          receipts: [],
+        });
       } else {
-        events.push({ type: "sms.submitted", row, carrierMessageIds });
-        receipts.push(...(known.receipts ?? []));
+        writes.push({
+          events: [{ type: "sms.submitted", row, carrierMessageIds }],
+          receipts: known.receipts ?? [],
+          ...(reported.has(row.id) ? { reportedParts: { messageId: row.id, carrierMessageIds } } : {}),
+        });
       }
       return true;
     });
     await insertRows(trx, "carrier_messages", parts);
     await insertRows(trx, "sandbox_messages", inbox);
-    await recordMessageEvents(trx, ctx, events);
-    for (const receipt of receipts) await recordReceipt(trx, ctx, now, receipt);
-    for (const { row, carrierMessageIds } of ending) {
-      await applyReportedParts(trx, ctx, now, row.id, carrierMessageIds);
+    // Events in the order of the acceptances, each followed by what its reports end, as one by
+    // one; the events of acceptances with no reports to apply (nearly all) share one insert.
+    let events: MessageChange[] = [];
+    for (const write of writes) {
+      events.push(...write.events);
+      if (write.receipts.length === 0 && !write.reportedParts) continue;
+      await recordMessageEvents(trx, ctx, events);
+      events = [];
+      for (const receipt of write.receipts) await recordReceipt(trx, ctx, now, receipt);
+      const { reportedParts } = write;
+      if (reportedParts) {
+        await applyReportedParts(trx, ctx, now, reportedParts.messageId, reportedParts.carrierMessageIds);
+      }
     }
+    await recordMessageEvents(trx, ctx, events);
     return recorded;
   });
+}
+
+type MessageChange = { type: MessageEventType; row: MessagesTable; carrierMessageIds: string[] };
+
+/** What an acceptance writes after its message's row and parts: its events, then what its reports end. */
+interface AcceptedWrite {
+  events: MessageChange[];
+  /** Reports the carrier sent with the acceptance. */
+  receipts: Receipt[];
+  /** Parts carried on earlier tries that were reported on already. */
+  reportedParts?: { messageId: string; carrierMessageIds: string[] };
 }
 
 /** Locks a message's parts (for `recordAcceptances`) and answers their status. */
