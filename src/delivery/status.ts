@@ -3,7 +3,13 @@ import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/prepared.js";
-import type { CarrierMessagesTable, Database, MessagesTable, SandboxMessagesTable } from "../db/schema.js";
+import type {
+  CarrierMessagesTable,
+  Database,
+  DbOrTrx,
+  MessagesTable,
+  SandboxMessagesTable,
+} from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { burstsRetriedOneByOne } from "../db/write-bursts.js";
 import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../messages/events.js";
@@ -167,6 +173,15 @@ interface AcceptedWrite {
   reportedParts?: { messageId: string; carrierMessageIds: string[] };
 }
 
+/**
+ * The messages a delivery may change: those still queued and, where `owner` is named, leased to
+ * it, so that a worker that lost its lease changes nothing.
+ */
+function deliverableMessages(db: DbOrTrx, owner: string | undefined) {
+  const queued = db.updateTable("messages").where("status", "=", "queued");
+  return owner === undefined ? queued : queued.where("lease_owner", "=", owner);
+}
+
 /** Locks a message's parts (for `recordAcceptances`) and answers their status. */
 const lockPartsOf = prepareQuery<{ messageId: string }, Pick<CarrierMessagesTable, "status">>((db, param) =>
   db
@@ -216,12 +231,9 @@ export async function recordCarriedPart(
   return inTransaction(ctx, async (trx) => {
     // The message's row first, as failing or accepting it takes it: whoever comes second sees
     // what the first did.
-    const held = await trx
-      .updateTable("messages")
+    const held = await deliverableMessages(trx, lease.owner)
       .set({ carrier, route: route.name, updated_at: now })
       .where("id", "=", lease.messageId)
-      .where("status", "=", "queued")
-      .where("lease_owner", "=", lease.owner)
       .returning("id")
       .executeTakeFirst();
     if (!held) return false;
@@ -362,8 +374,7 @@ function acceptedColumns(fields: AcceptedFields) {
  * whose lease was lost are untouched.
  */
 const acceptMessagesOf = prepareForIds<AcceptedFields, Pick<MessagesTable, "id">>((db, param, ids) =>
-  db
-    .updateTable("messages")
+  deliverableMessages(db, param("owner"))
     .set((eb) => ({
       ...acceptedColumns({
         owner: param("owner"),
@@ -375,8 +386,6 @@ const acceptMessagesOf = prepareForIds<AcceptedFields, Pick<MessagesTable, "id">
       }),
       attempts: eb("attempts", "+", 1),
     }))
-    .where("status", "=", "queued")
-    .where("lease_owner", "=", param("owner"))
     .where("id", "in", ids)
     .returning("id"),
 );
@@ -388,8 +397,7 @@ export async function scheduleRetry(
   error: { code: string; message: string },
   delaySeconds: number,
 ): Promise<void> {
-  await ctx.db
-    .updateTable("messages")
+  await deliverableMessages(ctx.db, lease.owner)
     .set((eb) => ({
       attempts: eb("attempts", "+", 1),
       error_code: error.code,
@@ -400,8 +408,6 @@ export async function scheduleRetry(
       updated_at: isoNow(ctx.clock),
     }))
     .where("id", "=", lease.messageId)
-    .where("status", "=", "queued")
-    .where("lease_owner", "=", lease.owner)
     .execute();
 }
 
@@ -420,8 +426,7 @@ export async function failMessage(
 ): Promise<boolean> {
   const now = isoNow(ctx.clock);
   return inTransaction(ctx, async (trx) => {
-    let update = trx
-      .updateTable("messages")
+    const failed = await deliverableMessages(trx, owner)
       .set((eb) => ({
         status: "failed",
         sealed: null,
@@ -435,9 +440,8 @@ export async function failMessage(
         lease_owner: null,
       }))
       .where("id", "=", messageId)
-      .where("status", "=", "queued");
-    if (owner !== undefined) update = update.where("lease_owner", "=", owner);
-    const failed = await update.returningAll().executeTakeFirst();
+      .returningAll()
+      .executeTakeFirst();
     if (!failed) return false;
     // The row is locked now: a part recorded while it was queued is among these.
     const { rows: carried } = await carriedParts.execute(trx, { messageId });
