@@ -1,10 +1,10 @@
 import type { AddressInfo } from "node:net";
 import type { AppContext } from "./context.js";
 import { type CarrierSettings, createCarriers } from "./delivery/carriers/wiring.js";
-import { startWorker, type WorkerOptions } from "./delivery/worker.js";
+import type { WorkerOptions } from "./delivery/worker-options.js";
 import type { App } from "./http/types.js";
-import { startMaintenance } from "./maintenance.js";
 import { startMetricsListener } from "./metrics/listener.js";
+import { startBackgroundLoops } from "./worker.js";
 
 /** The longest a stopping server waits for requests whose clients have gone. */
 const REQUEST_DRAIN_MS = 10_000;
@@ -14,15 +14,16 @@ export interface RunningServer {
   /** Where `/metrics` listens when it has a listener of its own (METRICS_PORT). */
   metricsUrl: string | undefined;
   /**
-   * Stops accepting connections, lets in-flight requests finish, lets the worker finish the
-   * messages in hand, then closes the database.
+   * Stops accepting connections, lets in-flight requests finish, stops the periodic clean-up,
+   * lets the worker finish the messages in hand, then closes the database.
    */
   stop(): Promise<void>;
 }
 
 /**
- * Serves `app`, with a delivery worker when `options.worker` is given; the worker's carriers
- * are wired from the carrier settings in `options` (the sandbox alone when there are none).
+ * Serves `app`, with the periodic clean-up, and a delivery worker when `options.worker` is given;
+ * the worker's carriers are wired from the carrier settings in `options` (the sandbox alone when
+ * there are none).
  */
 export async function startServer(
   app: App,
@@ -43,17 +44,20 @@ export async function startServer(
         throw error;
       })
     : undefined;
-  const stopMaintenance = startMaintenance(ctx);
-  const worker = options.worker ? startWorker(ctx, createCarriers(ctx, options), options.worker) : undefined;
+  const loops = startBackgroundLoops(ctx, {
+    maintenance: true,
+    ...(options.worker
+      ? { worker: { carriers: createCarriers(ctx, options), options: options.worker } }
+      : {}),
+  });
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       ctx.shuttingDown = true;
-      stopMaintenance();
       await app.close();
       // A request whose client hung up has no connection left for app.close() to wait for.
       await app.requestsInFlight.drained(REQUEST_DRAIN_MS);
-      await worker?.stop();
+      await loops.stop();
       // Open until the worker has stopped, so a last scrape still sees its final counts.
       await metricsListener?.close();
       await ctx.close();

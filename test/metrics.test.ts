@@ -10,13 +10,13 @@ import { buildApp } from "../src/app.js";
 import { systemClock } from "../src/clock.js";
 import type { AppContext } from "../src/context.js";
 import type { Dialect } from "../src/db/schema.js";
-import { startWorker } from "../src/delivery/worker.js";
 import type { App } from "../src/http/types.js";
 import { BACKLOG_MAX_AGE_MS } from "../src/metrics/backlog.js";
 import { unmeteredMetrics } from "../src/metrics/metrics.js";
 import { updateOtpSettings } from "../src/otp/settings.js";
 import { startServer } from "../src/server.js";
 import { createEndpoint } from "../src/webhooks/endpoints.js";
+import { startWorker } from "../src/worker.js";
 import { BIN, ROOT } from "./helpers/cli.js";
 import {
   openTestContext,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { down, up } from "../src/db/migrations/2026-11-23T0009-message-routes.js";
-import { applyReceipt } from "../src/delivery/receipts.js";
+import { applyReceipt } from "../src/receipts/receipts.js";
 import { queuedMessage } from "../src/sms/messages.js";
 import { contextPerTest } from "./helpers/context.js";
 import { DIALECTS } from "./helpers/database.js";

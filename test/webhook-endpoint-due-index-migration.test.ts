@@ -2,7 +2,7 @@ import { CompiledQuery } from "kysely";
 import { describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.js";
 import { down, up } from "../src/db/migrations/2026-11-26T0012-webhook-endpoint-due-index.js";
-import { anotherEndpointWithDueDeliveries } from "../src/db/queue-claims.js";
+import { anotherEndpointWithDueDeliveries } from "../src/webhooks/claims.js";
 import { contextPerTest } from "./helpers/context.js";
 import { DIALECTS, indexDefinition } from "./helpers/database.js";
 

@@ -16,12 +16,12 @@ import {
   parseWhatsAppConfig,
   type WhatsAppConfig,
 } from "../src/delivery/carriers/whatsapp-config.js";
-import { whatsappWebhookRoutes } from "../src/delivery/carriers/whatsapp-webhook.js";
 import { markSubmitted } from "../src/delivery/status.js";
 import { ConfigError } from "../src/errors.js";
 import type { App } from "../src/http/types.js";
 import { newId } from "../src/ids.js";
 import { createLogger } from "../src/logger.js";
+import { whatsappWebhookRoutes } from "../src/receipts/whatsapp-webhook.js";
 import { openTestContext } from "./helpers/context.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { waitFor } from "./helpers/delivery.js";

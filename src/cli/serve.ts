@@ -38,9 +38,9 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
     .command("worker")
     .description("run only the delivery worker (serve runs one too); any number may share a PostgreSQL")
     .action(async () => {
-      const [{ createCarriers }, { startWorker }, { startMetricsListener }] = await Promise.all([
+      const [{ createCarriers }, { startBackgroundLoops }, { startMetricsListener }] = await Promise.all([
         import("../delivery/carriers/wiring.js"),
-        import("../delivery/worker.js"),
+        import("../worker.js"),
         import("../metrics/listener.js"),
       ]);
       const config = loadConfig();
@@ -54,9 +54,12 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
             },
           )
         : undefined;
-      const worker = startWorker(ctx, createCarriers(ctx, config), config.worker);
+      const loops = startBackgroundLoops(ctx, {
+        maintenance: false,
+        worker: { carriers: createCarriers(ctx, config), options: config.worker },
+      });
       stopOnSignal(ctx, "shutting down: finishing the messages in hand", async () => {
-        await worker.stop();
+        await loops.stop();
         await metrics?.close();
         await ctx.close();
       });

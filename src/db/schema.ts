@@ -280,7 +280,7 @@ export interface EventsTable {
   /** JSON: the message or OTP object as the API shows it. */
   data: string;
   created_at: Timestamp;
-  /** Feed order, first key: the writing transaction's id on PostgreSQL, 0 on SQLite (src/db/event-order.ts). */
+  /** Feed order, first key: the writing transaction's id on PostgreSQL, 0 on SQLite (src/events/event-order.ts). */
   txid: number;
   /** Feed order, second key: 1, 2, … per account, environment and `txid`. */
   seq: number;

@@ -3,14 +3,20 @@ import { applyLedgerChange } from "../accounts/ledger.js";
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/prepared.js";
-import type { ClaimedMessage } from "../db/queue-claims.js";
-import type { CarrierMessagesTable, Database, MessagesTable, SandboxMessagesTable } from "../db/schema.js";
+import type {
+  CarrierMessagesTable,
+  Database,
+  DbOrTrx,
+  MessagesTable,
+  SandboxMessagesTable,
+} from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
-import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../events/emit.js";
+import { burstsRetriedOneByOne } from "../db/write-bursts.js";
+import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../messages/events.js";
+import { applyReportedParts, recordReceipt } from "../receipts/receipts.js";
 import { inboxRow } from "../sandbox/inbox.js";
-import { inBursts } from "./bursts.js";
 import type { AcceptingRoute, CarriedPart, Receipt, SandboxInboxEntry } from "./carrier.js";
-import { applyReportedParts, recordReceipt } from "./receipts.js";
+import type { ClaimedMessage } from "./claims.js";
 
 /** The claim a worker holds on a message while it delivers it. */
 export interface Lease {
@@ -70,9 +76,9 @@ export async function markSubmitted(
   return recorded === true;
 }
 
-/** `recordAcceptances` of the acceptances that come back together (`inBursts`). */
+/** `recordAcceptances` of the acceptances that come back together (`burstsRetriedOneByOne`). */
 export function acceptancesInBursts(ctx: AppContext): (acceptance: Acceptance) => Promise<boolean> {
-  return inBursts((acceptances: readonly Acceptance[]) => recordAcceptances(ctx, acceptances));
+  return burstsRetriedOneByOne((acceptances: readonly Acceptance[]) => recordAcceptances(ctx, acceptances));
 }
 
 /**
@@ -94,16 +100,13 @@ export function recordAcceptances(ctx: AppContext, acceptances: readonly Accepta
     const accepted = await acceptMessages(trx, acceptances, now);
     const parts: CarrierMessagesTable[] = [];
     const inbox: SandboxMessagesTable[] = [];
-    const events: Array<{ type: MessageEventType; row: MessagesTable; carrierMessageIds: string[] }> = [];
-    const receipts: Receipt[] = [];
-    const ending: Array<{ row: MessagesTable; carrierMessageIds: string[] }> = [];
+    const writes: AcceptedWrite[] = [];
     const recorded = acceptances.map(({ message, carrier, carrierMessageIds, route, ...known }) => {
       const row = accepted.get(message.id);
       // A message leaves the queue once: a second acceptance of it in the batch loses, as it would alone.
       if (!row) return false;
       accepted.delete(message.id);
       const status = row.status === "delivered" ? "delivered" : "submitted";
-      if (reported.has(row.id)) ending.push({ row, carrierMessageIds });
       carrierMessageIds.forEach((carrierMessageId, index) => {
         // Parts carried on earlier tries were recorded then.
         if (index < (known.recordedParts ?? 0)) return;
@@ -122,23 +125,61 @@ export function recordAcceptances(ctx: AppContext, acceptances: readonly Accepta
         // Every part was reported delivered with the acceptance: both events, as if the
         // receipts had come one by one.
         const submitted = { ...row, status: "submitted" as const, delivered_at: null };
-        events.push({ type: "sms.submitted", row: submitted, carrierMessageIds });
-        events.push({ type: "sms.delivered", row, carrierMessageIds });
+        writes.push({
+          events: [
+            { type: "sms.submitted", row: submitted, carrierMessageIds },
+            { type: "sms.delivered", row, carrierMessageIds },
+          ],
+          receipts: [],
+        });
       } else {
-        events.push({ type: "sms.submitted", row, carrierMessageIds });
-        receipts.push(...(known.receipts ?? []));
+        writes.push({
+          events: [{ type: "sms.submitted", row, carrierMessageIds }],
+          receipts: known.receipts ?? [],
+          ...(reported.has(row.id) ? { reportedParts: { messageId: row.id, carrierMessageIds } } : {}),
+        });
       }
       return true;
     });
     await insertRows(trx, "carrier_messages", parts);
     await insertRows(trx, "sandbox_messages", inbox);
-    await recordMessageEvents(trx, ctx, events);
-    for (const receipt of receipts) await recordReceipt(trx, ctx, now, receipt);
-    for (const { row, carrierMessageIds } of ending) {
-      await applyReportedParts(trx, ctx, now, row.id, carrierMessageIds);
+    // Events in the order of the acceptances, each followed by what its reports end, as one by
+    // one; the events of acceptances with no reports to apply (nearly all) share one insert.
+    let events: MessageChange[] = [];
+    for (const write of writes) {
+      events.push(...write.events);
+      if (write.receipts.length === 0 && !write.reportedParts) continue;
+      await recordMessageEvents(trx, ctx, events);
+      events = [];
+      for (const receipt of write.receipts) await recordReceipt(trx, ctx, now, receipt);
+      const { reportedParts } = write;
+      if (reportedParts) {
+        await applyReportedParts(trx, ctx, now, reportedParts.messageId, reportedParts.carrierMessageIds);
+      }
     }
+    await recordMessageEvents(trx, ctx, events);
     return recorded;
   });
+}
+
+type MessageChange = { type: MessageEventType; row: MessagesTable; carrierMessageIds: string[] };
+
+/** What an acceptance writes after its message's row and parts: its events, then what its reports end. */
+interface AcceptedWrite {
+  events: MessageChange[];
+  /** Reports the carrier sent with the acceptance. */
+  receipts: Receipt[];
+  /** Parts carried on earlier tries that were reported on already. */
+  reportedParts?: { messageId: string; carrierMessageIds: string[] };
+}
+
+/**
+ * The messages a delivery may change: those still queued and, where `owner` is named, leased to
+ * it, so that a worker that lost its lease changes nothing.
+ */
+function deliverableMessages(db: DbOrTrx, owner: string | undefined) {
+  const queued = db.updateTable("messages").where("status", "=", "queued");
+  return owner === undefined ? queued : queued.where("lease_owner", "=", owner);
 }
 
 /** Locks a message's parts (for `recordAcceptances`) and answers their status. */
@@ -190,12 +231,9 @@ export async function recordCarriedPart(
   return inTransaction(ctx, async (trx) => {
     // The message's row first, as failing or accepting it takes it: whoever comes second sees
     // what the first did.
-    const held = await trx
-      .updateTable("messages")
+    const held = await deliverableMessages(trx, lease.owner)
       .set({ carrier, route: route.name, updated_at: now })
       .where("id", "=", lease.messageId)
-      .where("status", "=", "queued")
-      .where("lease_owner", "=", lease.owner)
       .returning("id")
       .executeTakeFirst();
     if (!held) return false;
@@ -336,8 +374,7 @@ function acceptedColumns(fields: AcceptedFields) {
  * whose lease was lost are untouched.
  */
 const acceptMessagesOf = prepareForIds<AcceptedFields, Pick<MessagesTable, "id">>((db, param, ids) =>
-  db
-    .updateTable("messages")
+  deliverableMessages(db, param("owner"))
     .set((eb) => ({
       ...acceptedColumns({
         owner: param("owner"),
@@ -349,8 +386,6 @@ const acceptMessagesOf = prepareForIds<AcceptedFields, Pick<MessagesTable, "id">
       }),
       attempts: eb("attempts", "+", 1),
     }))
-    .where("status", "=", "queued")
-    .where("lease_owner", "=", param("owner"))
     .where("id", "in", ids)
     .returning("id"),
 );
@@ -362,8 +397,7 @@ export async function scheduleRetry(
   error: { code: string; message: string },
   delaySeconds: number,
 ): Promise<void> {
-  await ctx.db
-    .updateTable("messages")
+  await deliverableMessages(ctx.db, lease.owner)
     .set((eb) => ({
       attempts: eb("attempts", "+", 1),
       error_code: error.code,
@@ -374,8 +408,6 @@ export async function scheduleRetry(
       updated_at: isoNow(ctx.clock),
     }))
     .where("id", "=", lease.messageId)
-    .where("status", "=", "queued")
-    .where("lease_owner", "=", lease.owner)
     .execute();
 }
 
@@ -394,8 +426,7 @@ export async function failMessage(
 ): Promise<boolean> {
   const now = isoNow(ctx.clock);
   return inTransaction(ctx, async (trx) => {
-    let update = trx
-      .updateTable("messages")
+    const failed = await deliverableMessages(trx, owner)
       .set((eb) => ({
         status: "failed",
         sealed: null,
@@ -409,9 +440,8 @@ export async function failMessage(
         lease_owner: null,
       }))
       .where("id", "=", messageId)
-      .where("status", "=", "queued");
-    if (owner !== undefined) update = update.where("lease_owner", "=", owner);
-    const failed = await update.returningAll().executeTakeFirst();
+      .returningAll()
+      .executeTakeFirst();
     if (!failed) return false;
     // The row is locked now: a part recorded while it was queued is among these.
     const { rows: carried } = await carriedParts.execute(trx, { messageId });

@@ -1,12 +1,7 @@
 import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { priorityLaneOf } from "../db/database.js";
-import { type ClaimedMessage, claimDueMessages } from "../db/queue-claims.js";
-import { randomBase62 } from "../ids.js";
 import { tryUnseal } from "../otp/codes.js";
-import { startOtpExpirySweep } from "../otp/expiry.js";
-import { sendDueFallbacks } from "../otp/fallback.js";
-import { startWebhookDispatcher } from "../webhooks/dispatcher.js";
 import type {
   CarriedPart,
   Carrier,
@@ -16,6 +11,7 @@ import type {
   PartRecorder,
   SendResult,
 } from "./carrier.js";
+import { type ClaimedMessage, claimDueMessages } from "./claims.js";
 import {
   type Acceptance,
   acceptancesInBursts,
@@ -25,33 +21,26 @@ import {
   recordCarriedPart,
   scheduleRetry,
 } from "./status.js";
-import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./worker-options.js";
+import type { WorkerOptions } from "./worker-options.js";
 
 const MAX_BACKOFF_SECONDS = 300;
 const CLAIM_GATHER_MS = 1;
 
-export type { WorkerOptions };
-
-export interface RunningWorker {
-  readonly id: string;
-  /** Finishes the messages in hand, then stops claiming. */
-  stop(): Promise<void>;
-}
-
 /**
- * Works the delivery queue until stopped, through `carriers`, which it owns from then on: it
- * starts them, shows them on /readyz while it runs and closes them when it stops.
+ * Works the delivery queue as worker `id` until stopped, through `carriers`, which it owns from
+ * then on: it starts them, shows them on /readyz while it runs and closes them when it stops.
+ * Its `stop` finishes the messages in hand, then stops claiming. The worker's other loops start
+ * beside it in src/worker.ts.
  */
-export function startWorker(
+export function startDeliveryLoop(
   ctx: AppContext,
   carriers: Carriers,
-  options: Partial<WorkerOptions> = {},
-): RunningWorker {
-  const settings = { ...DEFAULT_WORKER_OPTIONS, ...options };
+  id: string,
+  settings: WorkerOptions,
+): { stop(): Promise<void> } {
   // Claims and deliveries go before the requests waiting for the database: a burst of sends
   // must not hold up the delivery of what it queued.
   const delivery: AppContext = { ...ctx, db: priorityLaneOf(ctx.db) };
-  const id = `wkr_${randomBase62(12)}`;
   let stopped = false;
   for (const carrier of Object.values(carriers.live)) carrier.start?.();
   const hideCarriers = ctx.carrierBoard.show(carriers.live);
@@ -106,38 +95,13 @@ export function startWorker(
     await Promise.all(inFlight);
   })();
 
-  // OTP fallbacks fall due by the clock, not by a send: look for them every second.
-  let fallbacks: Promise<unknown> = Promise.resolve();
-  const fallbackTimer = setInterval(
-    () => {
-      fallbacks = fallbacks
-        .then(() => sendDueFallbacks(ctx, { smsRoutes: () => carriers.live.sms?.routes?.() ?? [] }))
-        .catch((error: unknown) => ctx.log.error({ err: error, worker: id }, "sending OTP fallbacks failed"));
-    },
-    Math.min(1_000, settings.pollIntervalMs * 4),
-  );
-  fallbackTimer.unref();
-  const stopExpirySweep = startOtpExpirySweep(ctx);
-  // Events to customers' webhook endpoints: a loop of its own, so no endpoint can hold up sends.
-  const webhooks = startWebhookDispatcher(ctx, {
-    owner: id,
-    pollIntervalMs: Math.min(50, settings.pollIntervalMs),
-  });
-
-  ctx.log.info({ worker: id }, "delivery worker started");
   return {
-    id,
     async stop() {
       stopped = true;
-      clearInterval(fallbackTimer);
       ctx.queue.notify();
       await loop;
-      await fallbacks;
       hideCarriers();
       await Promise.all(Object.values(carriers.live).map((carrier) => carrier.close?.()));
-      await stopExpirySweep();
-      await webhooks.stop();
-      ctx.log.info({ worker: id }, "delivery worker stopped");
     },
   };
 }

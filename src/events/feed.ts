@@ -1,8 +1,8 @@
 import type { AppContext } from "../context.js";
-import { lookAtEventWriters, settledEventsOnly } from "../db/event-order.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { Environment, EventType } from "../db/schema.js";
 import { ApiError } from "../errors.js";
+import { lookAtEventWriters, settledEventsOnly } from "./event-order.js";
 import { type EventView, toEventView } from "./outbox.js";
 
 export interface EventFilter {
@@ -14,7 +14,7 @@ export interface EventFilter {
 
 /**
  * One page of an environment's events, oldest first, in an order later commits can never
- * sort into the part already read (src/db/event-order.ts): paging with `after` sees every
+ * sort into the part already read (src/events/event-order.ts): paging with `after` sees every
  * event exactly once, however many transactions write at the same time.
  */
 export async function listEvents(

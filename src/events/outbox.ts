@@ -1,9 +1,9 @@
 import { type CompiledQuery, sql, type Transaction } from "kysely";
 import { type Clock, isoNow } from "../clock.js";
-import { writerTransactionId } from "../db/event-order.js";
 import { executeCompiled, insertRows, prepareQuery } from "../db/prepared.js";
 import type { Database, DbOrTrx, Dialect, Environment, EventsTable, EventType } from "../db/schema.js";
 import { newId } from "../ids.js";
+import { writerTransactionId } from "./event-order.js";
 
 export { EVENT_TYPES, type EventType } from "../db/schema.js";
 

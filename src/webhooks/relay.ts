@@ -1,10 +1,10 @@
 import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/prepared.js";
-import { claimEventsToFanOut } from "../db/queue-claims.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { WebhookDeliveriesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
+import { claimEventsToFanOut } from "./claims.js";
 import { subscribesTo } from "./endpoints.js";
 import { compareLockOrder, lockingRows, lockOrder } from "./locks.js";
 

@@ -1,5 +1,6 @@
 import type { AppContext } from "../../src/context.js";
-import { type RunningWorker, startWorker, type WorkerOptions } from "../../src/delivery/worker.js";
+import type { WorkerOptions } from "../../src/delivery/worker-options.js";
+import { type RunningWorker, startWorker } from "../../src/worker.js";
 import { testCarriers } from "./context.js";
 
 /** Runs a real worker until no message is queued any more (or `timeoutMs` passes), then stops it. */

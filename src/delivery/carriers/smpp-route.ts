@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import smpp, { type OutgoingPdu } from "smpp";
 import { splitSms, toGsm7Septets } from "../../dlt/encoding.js";
 import type { Logger } from "../../logger.js";
+import { parseReceiptText, toReceipt } from "../../receipts/smpp-receipt.js";
 import type { OutboundMessage, PartRecorder, Receipt } from "../carrier.js";
 import type { CarrierMeter, RouteState, SubmitOutcome } from "../carrier-meter.js";
 import { CircuitBreaker } from "./circuit-breaker.js";
 import { RateLimiter, Window } from "./flow-control.js";
 import type { SmppRoute } from "./smpp-config.js";
-import { parseReceiptText, toReceipt } from "./smpp-receipt.js";
 import { type SubmitSmFields, submitSmPdu } from "./submit-sm.js";
 
 const { errors } = smpp;

@@ -36,7 +36,7 @@ function escapeXml(text: string): string {
 /**
  * Live voice OTPs through Twilio's Programmable Voice: one `POST …/Calls.json` per message with
  * the TwiML inline. The call's SID is the carrier message id; how the call ended comes back to
- * `POST /webhooks/voice/status` (voice-webhook.ts) when a status callback URL is configured.
+ * `POST /webhooks/voice/status` (src/receipts/voice-webhook.ts) when a status callback URL is configured.
  */
 export function createVoiceCarrier(config: VoiceConfig, deps: { log: Logger; timeoutMs?: number }): Carrier {
   const log = deps.log.child({ carrier: VOICE_CARRIER });

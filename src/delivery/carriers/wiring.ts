@@ -1,8 +1,8 @@
 import type { Config } from "../../config.js";
 import type { AppContext } from "../../context.js";
+import { receiptsInBursts } from "../../receipts/receipts.js";
 import type { Carriers } from "../carrier.js";
 import { meteredCarrier } from "../metered-carrier.js";
-import { receiptsInBursts } from "../receipts.js";
 import { createSandboxCarrier } from "./sandbox.js";
 import { createSmppCarrier } from "./smpp.js";
 import { createVoiceCarrier } from "./voice.js";

@@ -9,11 +9,16 @@ interface Waiting<T, R> {
 
 /**
  * Writes items in bursts: those that come in the same turn of the event loop, or while the burst
- * before is being written, go to one call of `write` (one transaction, a few statements for the
- * lot rather than a few per item), which answers a result for each, in order. If a burst fails,
- * its items are written one by one, so that one bad item fails alone, as it would without bursts.
+ * before is being written, go to one call of `writeMany` (one transaction, a few statements for
+ * the lot rather than a few per item), which answers a result for each, in order.
+ *
+ * Failure policy: a failed burst is written again item by item, each in a call of its own, so
+ * that one bad item fails alone, as it would without bursts (unlike transaction-bursts.ts, where
+ * a failed burst fails every item).
  */
-export function inBursts<T, R>(write: (items: readonly T[]) => Promise<R[]>): (item: T) => Promise<R> {
+export function burstsRetriedOneByOne<T, R>(
+  writeMany: (items: readonly T[]) => Promise<R[]>,
+): (item: T) => Promise<R> {
   const waiting: Array<Waiting<T, R>> = [];
   let writing = false;
 
@@ -28,10 +33,10 @@ export function inBursts<T, R>(write: (items: readonly T[]) => Promise<R[]>): (i
     while (waiting.length > 0) {
       const burst = waiting.splice(0, MAX_BURST);
       try {
-        settle(burst, await write(burst.map(({ item }) => item)));
+        settle(burst, await writeMany(burst.map(({ item }) => item)));
       } catch {
         for (const entry of burst) {
-          await write([entry.item]).then((results) => settle([entry], results), entry.reject);
+          await writeMany([entry.item]).then((results) => settle([entry], results), entry.reject);
         }
       }
     }

@@ -1,12 +1,12 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { Type } from "typebox";
-import type { AppContext } from "../../context.js";
-import { ApiError, WebhookRefused } from "../../errors.js";
-import type { App } from "../../http/types.js";
-import type { Receipt } from "../carrier.js";
-import { applyReceipt } from "../receipts.js";
-import { WHATSAPP_CARRIER } from "./whatsapp.js";
-import type { WhatsAppConfig } from "./whatsapp-config.js";
+import type { AppContext } from "../context.js";
+import type { Receipt } from "../delivery/carrier.js";
+import { WHATSAPP_CARRIER } from "../delivery/carriers/whatsapp.js";
+import type { WhatsAppConfig } from "../delivery/carriers/whatsapp-config.js";
+import { ApiError, WebhookRefused } from "../errors.js";
+import type { App } from "../http/types.js";
+import { applyReceipt } from "./receipts.js";
 
 export const WHATSAPP_WEBHOOK_PATH = "/webhooks/whatsapp";
 /** Meta documents webhook payloads of up to 3 MB; a 413 would only make it retry the same batch. */

@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { AppContext } from "../../context.js";
-import { ApiError, WebhookRefused } from "../../errors.js";
-import type { App } from "../../http/types.js";
-import type { Receipt } from "../carrier.js";
-import { applyReceipt } from "../receipts.js";
-import { VOICE_CARRIER } from "./voice.js";
-import { VOICE_STATUS_PATH, type VoiceConfig } from "./voice-config.js";
+import type { AppContext } from "../context.js";
+import type { Receipt } from "../delivery/carrier.js";
+import { VOICE_CARRIER } from "../delivery/carriers/voice.js";
+import { VOICE_STATUS_PATH, type VoiceConfig } from "../delivery/carriers/voice-config.js";
+import { ApiError, WebhookRefused } from "../errors.js";
+import type { App } from "../http/types.js";
+import { applyReceipt } from "./receipts.js";
 
 const FORM = "application/x-www-form-urlencoded";
 const RECEIPT_RETRIES = 10;

@@ -1,8 +1,8 @@
 import type { Transaction } from "kysely";
 import type { Database, Dialect, MessagesTable } from "../db/schema.js";
+import { type EventWriter, recordEvent, recordEvents } from "../events/outbox.js";
 import type { FinalStatus, Metrics } from "../metrics/metrics.js";
 import { toMessageView } from "../sms/messages.js";
-import { type EventWriter, recordEvent, recordEvents } from "./outbox.js";
 
 export type MessageEventType = "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed";
 
@@ -29,8 +29,7 @@ export async function recordMessageEvent(
     type,
     data: toMessageView(row, carrierMessageIds),
   });
-  const finalStatus = FINAL_STATUS_OF[type];
-  if (finalStatus) writer.metrics.messageFinished(row.channel, row.environment, finalStatus);
+  countFinished(writer.metrics, type, row);
 }
 
 /** Several messages' status changes, in order, in multi-row inserts (`recordEvents`). */
@@ -49,8 +48,10 @@ export async function recordMessageEvents(
       data: toMessageView(row, carrierMessageIds),
     })),
   );
-  for (const { type, row } of changes) {
-    const finalStatus = FINAL_STATUS_OF[type];
-    if (finalStatus) writer.metrics.messageFinished(row.channel, row.environment, finalStatus);
-  }
+  for (const { type, row } of changes) countFinished(writer.metrics, type, row);
+}
+
+function countFinished(metrics: Metrics, type: MessageEventType, row: MessagesTable): void {
+  const finalStatus = FINAL_STATUS_OF[type];
+  if (finalStatus) metrics.messageFinished(row.channel, row.environment, finalStatus);
 }

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
-import type { Db, Dialect } from "./schema.js";
+import type { Db, Dialect } from "../db/schema.js";
 
 /*
  * The events feed (GET /v2/events) pages by (txid, seq) and must never let a reader's cursor

@@ -1,4 +1,4 @@
-import type { Receipt } from "../carrier.js";
+import type { Receipt } from "../delivery/carrier.js";
 
 /** A delivery receipt as SMSCs write it in `deliver_sm` (SMPP 3.4 appendix B). */
 export interface ReceiptText {
