@@ -11,7 +11,7 @@ import { loadConfig } from "../src/config.js";
 import { createContext } from "../src/context.js";
 import { addSender, addTemplate } from "../src/dlt/registry.js";
 import { createKey } from "../src/keys/keys.js";
-import { createLogger } from "../src/logger.js";
+import { createLogger } from "../src/lib/logger.js";
 import { updateOtpSettings } from "../src/otp/settings.js";
 import { ALL_EVENTS, createEndpoint } from "../src/webhooks/endpoints.js";
 import { createPostgresDatabase } from "../test/helpers/database.js";

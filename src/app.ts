@@ -101,7 +101,7 @@ function requestTimeouts(requestTimeoutMs: number) {
   };
 }
 
-/** Bodies are JSON only (API.md §1): anything else on a POST is 415, even with no body at all. */
+/** Bodies are JSON only (docs/api-reference.md#conventions): anything else on a POST is 415, even with no body at all. */
 function registerJsonOnly(app: App): void {
   app.removeContentTypeParser("text/plain");
   addRouteOnRequest(

@@ -5,10 +5,10 @@ import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./delivery/worker-op
 import { integerFromEnv } from "./env.js";
 import { ConfigError } from "./errors.js";
 import { parseTrustedProxies } from "./http/trusted-proxies.js";
+import { formatInr, parseInr } from "./lib/money.js";
+import { DEFAULT_PRICES, MAX_UNIT_PRICE, type PriceList } from "./messages/pricing.js";
 import { parseMetricsListener } from "./metrics/config.js";
 import type { MetricsListenerConfig } from "./metrics/metrics.js";
-import { formatInr, parseInr } from "./money.js";
-import { DEFAULT_PRICES, MAX_UNIT_PRICE, type PriceList } from "./sms/pricing.js";
 import { parseWebhookSettings, type WebhookSettings } from "./webhooks/settings.js";
 
 /** The operator's abuse limits on OTP sends. */
@@ -19,7 +19,7 @@ export interface OtpLimits {
   sendsPerAccountPerHour: number;
 }
 
-/** Request limits of API keys and the SMS recipient cap (API.md §8a). */
+/** Request limits of API keys and the SMS recipient cap (docs/rate-limits.md). */
 export interface RateLimits {
   /** Requests a minute per key, unless the key has its own: the token bucket's refill rate. */
   perMinute: number;

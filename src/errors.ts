@@ -1,5 +1,5 @@
 /**
- * Every error code of the API contract (API.md §2), with its HTTP status, and the few the
+ * Every error code of the API contract (docs/api-reference.md#errors), with its HTTP status, and the few the
  * dashboard's session routes add (docs/dashboard-api.md).
  */
 export const ERROR_STATUS = {
@@ -76,7 +76,7 @@ export class ConfigError extends Error {
 
 /**
  * A provider's webhook refused (bad signature, wrong verify token): `invalid_request` in the
- * envelope, but 401 or 403, since API.md's table has no code of its own for it.
+ * envelope, but 401 or 403, since the error table (docs/api-reference.md#errors) has no code of its own for it.
  */
 export class WebhookRefused extends ApiError {
   override readonly status: number;

@@ -1,8 +1,8 @@
-import { isoNow } from "./clock.js";
 import type { AppContext } from "./context.js";
 import { purgeExpiredSessions } from "./dashboard/sessions.js";
 import { purgeOldEvents } from "./events/retention.js";
 import { purgeExpiredIdempotencyKeys } from "./idempotency/idempotency.js";
+import { isoNow } from "./lib/clock.js";
 import { expireDueOtps } from "./otp/expiry.js";
 import { purgeEndedWindows } from "./rate-limit.js";
 import { purgeEndedRecipientHours } from "./sms/recipient-cap.js";

@@ -1,7 +1,7 @@
 import { type CompiledQuery, type RawBuilder, sql } from "kysely";
-import { type Clock, isoTime } from "./clock.js";
 import { executeCompiled, prepareQuery } from "./db/prepared.js";
 import type { DbOrTrx } from "./db/schema.js";
+import { type Clock, isoTime } from "./lib/clock.js";
 
 export interface WindowCount {
   /** Hits in the current window, this one included. */

@@ -2,7 +2,7 @@ import type { AppContext } from "./context.js";
 import type { Carriers } from "./delivery/carrier.js";
 import { startDeliveryLoop } from "./delivery/worker.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./delivery/worker-options.js";
-import { randomBase62 } from "./ids.js";
+import { randomBase62 } from "./lib/ids.js";
 import { startMaintenance } from "./maintenance.js";
 import { startOtpExpirySweep } from "./otp/expiry.js";
 import { sendDueFallbacks } from "./otp/fallback.js";

@@ -4,7 +4,7 @@ import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { buildApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createContext } from "../../src/context.js";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/lib/logger.js";
 
 const SDK_ROOT = join(fileURLToPath(import.meta.url), "..", "..");
 

@@ -1,13 +1,13 @@
 import { hash } from "@node-rs/argon2";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import { rowLimit } from "../db/row-limit.js";
 import { type DbOrTrx, ENVIRONMENTS, type Environment } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
-import { newId } from "../ids.js";
-import { formatInr } from "../money.js";
+import { isoNow } from "../lib/clock.js";
+import { newId } from "../lib/ids.js";
+import { formatInr } from "../lib/money.js";
 
 export interface Account {
   id: string;

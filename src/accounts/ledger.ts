@@ -1,18 +1,18 @@
 import { type Insertable, sql } from "kysely";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { type FlightStatement, guardedAfter } from "../db/one-flight.js";
+import { type FlightStatement, guardedAfter } from "../db/postgres/one-flight.js";
 import { insertRows, prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { DbOrTrx, Environment, LedgerEntriesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
-import { newId } from "../ids.js";
-import { formatInr } from "../money.js";
+import { isoNow } from "../lib/clock.js";
+import { newId } from "../lib/ids.js";
+import { formatInr } from "../lib/money.js";
 
 /*
  * The lock order (docs/money.md). On PostgreSQL a transaction that sends (an SMS, a batch, an
- * OTP; by itself, or in a flight, src/db/flight-lanes.ts) holds every row it writes until it
+ * OTP; by itself, or in a flight, src/db/postgres/flight-lanes.ts) holds every row it writes until it
  * commits, so two that took shared rows in opposite orders would deadlock. Every one takes its
  * rows in this order, and only touches again rows it already holds:
  *
@@ -170,7 +170,7 @@ export async function applyLedgerCharges(
 
 /**
  * `applyLedgerCharges` of one charge as a statement of a one-flight transaction (PostgreSQL,
- * src/db/one-flight.ts): the same guarded update and its ledger entry, in one statement, refused
+ * src/db/postgres/one-flight.ts): the same guarded update and its ledger entry, in one statement, refused
  * as `insufficient_balance` when the balance does not cover it (or there is none), changing nothing.
  */
 export function chargeInOneFlight(

@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import type { AppContext } from "../context.js";
 import { ErrorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
-import { formatInr } from "../money.js";
+import { formatInr } from "../lib/money.js";
 import { getBalance } from "./ledger.js";
 
 const BalanceResponse = Type.Object(

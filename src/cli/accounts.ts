@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { type AccountSummary, createAccount, listAccounts } from "../accounts/accounts.js";
 import { addCredits, getBalance, type LedgerEntryView, latestLedgerEntries } from "../accounts/ledger.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
-import { formatInr, parseInr } from "../money.js";
+import { formatInr, parseInr } from "../lib/money.js";
 import { commandGroup, type OutputOptions, parseNonNegativeInteger, print, withContext } from "./run.js";
 
 const DEFAULT_LEDGER_ENTRIES = 10;

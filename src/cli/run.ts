@@ -3,7 +3,7 @@ import pino from "pino";
 import { loadConfig } from "../config.js";
 import type { AppContext } from "../context.js";
 import { ConfigError } from "../errors.js";
-import { createLogger } from "../logger.js";
+import { createLogger } from "../lib/logger.js";
 import { openContext } from "./startup-errors.js";
 
 export interface OutputOptions {

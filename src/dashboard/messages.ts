@@ -1,9 +1,9 @@
 import type { AppContext } from "../context.js";
 import type { Channel, Environment, MessageStatus } from "../db/schema.js";
 import { ApiError } from "../errors.js";
-import { formatInr, parseInr } from "../money.js";
+import { formatInr, parseInr } from "../lib/money.js";
+import { getMessage, type MessageView } from "../messages/store.js";
 import { listMessagesPage } from "../sms/list.js";
-import { getMessage, type MessageView } from "../sms/messages.js";
 import type { NumberFilter } from "./number-filter.js";
 
 export interface MessageFilter {

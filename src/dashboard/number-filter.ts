@@ -1,5 +1,5 @@
 import { ApiError } from "../errors.js";
-import { isE164 } from "../phone.js";
+import { isE164 } from "../lib/phone.js";
 
 /** What the dashboard's number search box may hold, read as one number or the end of numbers. */
 export type NumberFilter = { exact: string } | { suffix: string };

@@ -3,11 +3,11 @@
  * after 12 hours unused or 7 days after sign-in, whichever comes first.
  */
 import { createHmac } from "node:crypto";
-import { addSeconds, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { DashboardSessionsTable } from "../db/schema.js";
-import { newId, randomBase62 } from "../ids.js";
 import { hashSecret } from "../keys/secrets.js";
+import { addSeconds, isoNow } from "../lib/clock.js";
+import { newId, randomBase62 } from "../lib/ids.js";
 
 export const SESSION_COOKIE = "dakiya_session";
 const SESSION_IDLE_SECONDS = 12 * 3600;

@@ -4,9 +4,9 @@ import SqliteDatabase from "better-sqlite3";
 import { type Driver, Kysely, PostgresDialect, SqliteAdapter, SqliteDialect } from "kysely";
 import pg from "pg";
 import { ConfigError } from "../errors.js";
-import { RecentMap } from "../recent-map.js";
+import { RecentMap } from "../lib/recent-map.js";
 import type { Database, Db, Dialect } from "./schema.js";
-import { GroupCommitSqliteDriver, registerAdapter, type SqliteDriverOptions } from "./sqlite-driver.js";
+import { GroupCommitSqliteDriver, registerAdapter, type SqliteDriverOptions } from "./sqlite/driver.js";
 
 export interface DatabaseHandle {
   db: Db;
@@ -58,7 +58,7 @@ export interface OpenOptions {
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    // Pipeline mode: statements issued together go out together (one round trip, src/db/one-flight.ts);
+    // Pipeline mode: statements issued together go out together (one round trip, src/db/postgres/one-flight.ts);
     // one at a time, as Kysely issues them, they run as without it.
     const pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true });
     // Queued on the new connection before anything else runs on it.
@@ -101,7 +101,7 @@ function openSqlite(path: string): SqliteDatabase.Database {
   const sqlite = new SqliteDatabase(path, { timeout: BUSY_TIMEOUT_MS });
   switchToWal(sqlite);
   // NORMAL writes the WAL at COMMIT without syncing it; the driver then syncs the WAL on a
-  // background thread and answers only after that (wal-sync.ts), so an answered request survives
+  // background thread and answers only after that (sqlite/wal-sync.ts), so an answered request survives
   // a power cut as under FULL, while the event loop never waits on the disk.
   sqlite.pragma("synchronous = NORMAL");
   // Each transaction of a commit group runs in a savepoint, whose sub-journal would otherwise be
@@ -157,7 +157,7 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database): void {
   }) as typeof sqlite.prepare;
 }
 
-/** SQLite through the group-commit driver (`sqlite-driver.ts`). */
+/** SQLite through the group-commit driver (`sqlite/driver.ts`). */
 class GroupCommitSqliteDialect extends SqliteDialect {
   readonly #driver: Driver;
   readonly #owner: GroupCommitSqliteDriver;
@@ -187,7 +187,7 @@ class GroupCommitSqliteDialect extends SqliteDialect {
 /**
  * SQLite runs DDL in transactions, but Kysely's adapter says it does not, so its migrator would
  * run without one and without a lock: two processes starting at once (a server and the CLI)
- * would both apply the same migration. Inside a transaction (`BEGIN IMMEDIATE`, in sqlite-driver.ts) the
+ * would both apply the same migration. Inside a transaction (`BEGIN IMMEDIATE`, in sqlite/driver.ts) the
  * second waits for the first and then finds nothing left to do.
  */
 class TransactionalDdlSqliteAdapter extends SqliteAdapter {

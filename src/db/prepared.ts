@@ -8,7 +8,7 @@ import {
   type QueryResult,
 } from "kysely";
 import type { Database, DbOrTrx, Dialect } from "./schema.js";
-import { runAtOnce } from "./sqlite-driver.js";
+import { runAtOnce } from "./sqlite/driver.js";
 
 /** A value no request sends: marks where a named parameter goes in the compiled query. */
 const SLOT = "\u0000dakiya-param:";

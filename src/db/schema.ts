@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from "kysely";
-import type { SmsEncoding } from "../dlt/encoding.js";
 
 export type Environment = "live" | "sandbox";
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
@@ -45,7 +44,7 @@ export interface ApiKeysTable {
   last_used_at: Timestamp | null;
   /** Set when the key was rotated with a grace period: it stops working at this time. */
   expires_at: Timestamp | null;
-  /** Requests a minute this key may make; null for the server's default (API.md §8a). */
+  /** Requests a minute this key may make; null for the server's default (docs/rate-limits.md). */
   rate_limit: number | null;
 }
 
@@ -116,6 +115,9 @@ export interface TemplatesTable {
 }
 
 export type Channel = "sms" | "whatsapp" | "voice";
+
+/** How an SMS's text is packed: GSM 03.38 7-bit, or UCS-2 (src/dlt/encoding.ts). */
+export type SmsEncoding = "gsm7" | "ucs2";
 export type MessageStatus = "queued" | "submitted" | "delivered" | "undelivered" | "failed";
 
 export interface MessagesTable {
@@ -270,7 +272,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The event outbox (API.md §8): written in the transaction of the change it reports. */
+/** The event outbox (docs/events.md): written in the transaction of the change it reports. */
 export interface EventsTable {
   /** `evt_…` */
   id: string;

@@ -13,7 +13,7 @@ interface Waiting<T, R> {
  * the lot rather than a few per item), which answers a result for each, in order.
  *
  * Failure policy: a failed burst is written again item by item, each in a call of its own, so
- * that one bad item fails alone, as it would without bursts (unlike transaction-bursts.ts, where
+ * that one bad item fails alone, as it would without bursts (unlike sqlite/transaction-bursts.ts, where
  * a failed burst fails every item).
  */
 export function burstsRetriedOneByOne<T, R>(

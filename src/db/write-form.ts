@@ -10,10 +10,10 @@ import type { Dialect } from "./schema.js";
  *   the writes, and the one the other two fall back to when they cannot give the answer
  *   themselves (a guard refused, a conflict): it decides every case.
  * - `one_flight`: PostgreSQL. Every statement sent at once with the COMMIT behind it
- *   (one-flight.ts), in the lane of the account's other sends (flight-lanes.ts): one round trip,
+ *   (postgres/one-flight.ts), in the lane of the account's other sends (postgres/flight-lanes.ts): one round trip,
  *   the shared rows locked only while the server runs it.
  * - `burst`: SQLite. The writes that arrive in one turn of the event loop run in one transaction
- *   (transaction-bursts.ts), a few statements for all of them; a failure of that transaction
+ *   (sqlite/transaction-bursts.ts), a few statements for all of them; a failure of that transaction
  *   fails them all.
  *
  * docs/development.md ("Write paths") lists which operation takes which form.

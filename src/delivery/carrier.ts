@@ -1,5 +1,4 @@
-import type { Channel, Environment } from "../db/schema.js";
-import type { SmsEncoding } from "../dlt/encoding.js";
+import type { Channel, Environment, SmsEncoding } from "../db/schema.js";
 import type { RouteState } from "./carrier-meter.js";
 
 /** The OTP an OTP message carries, for carriers that send the code itself (WhatsApp, voice). */
@@ -69,7 +68,7 @@ export interface AcceptingRoute {
   receiptCarrier: string;
 }
 
-/** What the sandbox inbox shows of one sandbox delivery (API.md §7). */
+/** What the sandbox inbox shows of one sandbox delivery (docs/api-reference.md#sandbox). */
 export interface SandboxInboxEntry {
   id: string;
   accountId: string;

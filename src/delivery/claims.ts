@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { rowLimit } from "../db/row-limit.js";
 import type { Db, Dialect, MessagesTable } from "../db/schema.js";
-import { writeAheadOfCommit } from "../db/sqlite-driver.js";
+import { writeAheadOfCommit } from "../db/sqlite/driver.js";
 
 /**
  * The columns of a claimed message that its delivery and its events read. The rest of a queued

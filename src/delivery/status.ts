@@ -1,6 +1,5 @@
 import type { Transaction } from "kysely";
 import { applyLedgerChange } from "../accounts/ledger.js";
-import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type {
@@ -12,6 +11,7 @@ import type {
 } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { burstsRetriedOneByOne } from "../db/write-bursts.js";
+import { isoAfter, isoNow } from "../lib/clock.js";
 import { type MessageEventType, recordMessageEvent, recordMessageEvents } from "../messages/events.js";
 import { applyReportedParts, recordReceipt } from "../receipts/receipts.js";
 import { inboxRow } from "../sandbox/inbox.js";

@@ -1,7 +1,7 @@
-import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { priorityLaneOf } from "../db/database.js";
-import { tryUnseal } from "../otp/codes.js";
+import { isoAfter, isoNow } from "../lib/clock.js";
+import { tryUnseal } from "../lib/sealing.js";
 import type {
   CarriedPart,
   Carrier,

@@ -1,3 +1,5 @@
+import type { SmsEncoding } from "../db/schema.js";
+
 /**
  * SMS encoding and segment counting (GSM 03.38 7-bit default alphabet, else UCS-2).
  *
@@ -10,8 +12,6 @@
  * higher than ceil(units / 153) (or / 67). The count that prices a message and the parts its
  * carrier submits come from the same packing.
  */
-
-export type SmsEncoding = "gsm7" | "ucs2";
 
 export interface SmsAnalysis {
   encoding: SmsEncoding;

@@ -1,10 +1,9 @@
 /**
  * The DLT registry of an account: its headers (senders) and content templates, as registered on
- * the DLT portal. Sends are checked against it (API.md §4).
+ * the DLT portal. Sends are checked against it (docs/sms.md).
  */
 
 import { requireAccountExists } from "../accounts/accounts.js";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import {
   type DbOrTrx,
@@ -16,7 +15,8 @@ import {
 } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
-import { newId } from "../ids.js";
+import { isoNow } from "../lib/clock.js";
+import { newId } from "../lib/ids.js";
 import { parseTemplateContent } from "./placeholders.js";
 
 export interface Sender {

@@ -6,12 +6,12 @@
  */
 
 import { requireAccountExists } from "../accounts/accounts.js";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import type { DbOrTrx, Environment, TemplateCategory } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
+import { isoNow } from "../lib/clock.js";
 import { parseTemplateContent } from "./placeholders.js";
 import {
   registeredSenders,

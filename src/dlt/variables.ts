@@ -1,5 +1,5 @@
 /**
- * The values of a send's DLT variables (API.md §4): at most the DLT length, single-line text, and
+ * The values of a send's DLT variables (docs/sms.md): at most the DLT length, single-line text, and
  * for DLT's typed slots a value of that type, so the operator's scrubbing does not reject a
  * message after it was charged.
  *

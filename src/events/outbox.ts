@@ -1,13 +1,13 @@
 import { type CompiledQuery, sql, type Transaction } from "kysely";
-import { type Clock, isoNow } from "../clock.js";
 import { executeCompiled, insertRows, prepareQuery } from "../db/prepared.js";
 import type { Database, DbOrTrx, Dialect, Environment, EventsTable, EventType } from "../db/schema.js";
-import { newId } from "../ids.js";
+import { type Clock, isoNow } from "../lib/clock.js";
+import { newId } from "../lib/ids.js";
 import { writerTransactionId } from "./event-order.js";
 
 export { EVENT_TYPES, type EventType } from "../db/schema.js";
 
-/** An event as the API shows it and as webhooks deliver it (API.md §8). */
+/** An event as the API shows it and as webhooks deliver it (docs/events.md). */
 export interface EventView {
   id: string;
   type: EventType;

@@ -1,6 +1,6 @@
 import type { Db } from "../db/schema.js";
 
-/** Events are kept 30 days (API.md §8); the feed and replays reach no further back. */
+/** Events are kept 30 days (docs/events.md); the feed and replays reach no further back. */
 export const EVENT_RETENTION_DAYS = 30;
 
 /** Deletes the events older than the retention period; returns how many. */

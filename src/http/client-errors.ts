@@ -1,6 +1,6 @@
 import { maxHeaderSize, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../lib/logger.js";
 import { newRequestId } from "./request-id.js";
 
 /** What Node passes to `clientError`: a parser error carries `reason` (and `rawPacket`, never logged). */
@@ -22,7 +22,7 @@ const refused = new WeakSet<Socket>();
 /**
  * Fastify's `clientErrorHandler`: answers a request Node's HTTP parser refused (malformed
  * framing, oversized or invalid headers, a connection that ended mid-request) with the error
- * envelope of API.md §2, straight on the socket, and closes the connection, since the parser
+ * envelope of docs/api-reference.md#errors, straight on the socket, and closes the connection, since the parser
  * can no longer tell where a next request would start. Status 400, or 431 for oversized headers
  * and 408 for a request that did not arrive in time, all with the code `invalid_request`.
  * Nothing of the request is logged: `rawPacket` holds its bytes, keys and passwords included.

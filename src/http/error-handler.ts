@@ -26,7 +26,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 }
 
 /**
- * Turns everything Fastify or a route can throw into the error envelope of API.md §2. A known
+ * Turns everything Fastify or a route can throw into the error envelope of docs/api-reference.md#errors. A known
  * path with another method is a 405 with `Allow` (an OPTIONS request: 204 with `Allow`). An
  * unknown address is a 404 unless `pageFallback` answers it (with the dashboard's page). Call it
  * before the routes are added: it collects their methods as they come.

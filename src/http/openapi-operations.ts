@@ -11,7 +11,7 @@ import { errorResponse, PUBLIC_ERROR_CODES } from "./schemas.js";
  * It only shapes the document: requests are still validated by the route's schema alone.
  */
 
-/** What each public code means (API.md §2), for the descriptions of the answers that carry it. */
+/** What each public code means (docs/api-reference.md#errors), for the descriptions of the answers that carry it. */
 const ERROR_MEANINGS: Partial<Record<ErrorCode, string>> = {
   invalid_request: "malformed JSON, a wrong type, a missing or unknown field, a bad format",
   missing_api_key: "no `Authorization` header, or not `Bearer <key>`",

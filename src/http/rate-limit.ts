@@ -7,7 +7,7 @@ import { errorResponse } from "./schemas.js";
 import type { App } from "./types.js";
 
 /**
- * Counts a request against its key's token bucket (API.md §8a) and puts the `RateLimit-*`
+ * Counts a request against its key's token bucket (docs/rate-limits.md) and puts the `RateLimit-*`
  * headers on the reply, so that they come with whatever the request gets, errors included.
  * Over the limit it throws 429 `rate_limited` with `Retry-After`: when the bucket is full again.
  */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { randomBase62 } from "../ids.js";
+import { randomBase62 } from "../lib/ids.js";
 import type { App } from "./types.js";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,7 +1,7 @@
 /**
  * Fastify answers a known path with an unsupported method as it answers an unknown one: with its
  * not-found handler. This keeps the methods each route pattern takes, so that handler can tell
- * the two apart: a known path answers 405 `method_not_allowed` with `Allow` (API.md §2), or, to an
+ * the two apart: a known path answers 405 `method_not_allowed` with `Allow` (docs/api-reference.md#errors), or, to an
  * OPTIONS request, 204 with `Allow`.
  */
 import { methodsOf } from "./route-hooks.js";

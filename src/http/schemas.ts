@@ -1,13 +1,13 @@
 import { Type } from "typebox";
 import { DASHBOARD_ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../errors.js";
 
-/** The codes of the public API (API.md §2): every code but the dashboard's own. */
+/** The codes of the public API (docs/api-reference.md#errors): every code but the dashboard's own. */
 export const PUBLIC_ERROR_CODES = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter(
   (code) => !DASHBOARD_ERROR_CODES.has(code),
 );
 
 /**
- * The error envelope of API.md §2 for an answer that carries one of `codes`; the OpenAPI
+ * The error envelope of docs/api-reference.md#errors for an answer that carries one of `codes`; the OpenAPI
  * document lists them with what each means (src/http/openapi.ts).
  */
 export function errorResponse(codes: readonly ErrorCode[]) {

@@ -23,7 +23,7 @@ declare module "fastify" {
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
- * `Idempotency-Key` on any POST under `/v2/` (API.md §6, docs/idempotency.md). The key is claimed
+ * `Idempotency-Key` on any POST under `/v2/` (docs/idempotency.md, docs/idempotency.md). The key is claimed
  * after auth and validation, so requests refused before any work are not stored. A route whose
  * service records its answer in the transaction of its effect (`answerIdempotently`) has it
  * stored there; any other success is stored as it is sent; an error answer releases the key.

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import type { ExpressionBuilder } from "kysely";
-import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { Database, DbOrTrx, Environment } from "../db/schema.js";
+import { isoAfter, isoNow } from "../lib/clock.js";
 
 export interface IdempotencyScope {
   accountId: string;

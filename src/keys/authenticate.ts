@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
-import { isoNow, isoTime } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { prepareQuery } from "../db/prepared.js";
 import type { ApiKeysTable, Environment } from "../db/schema.js";
+import { isoNow, isoTime } from "../lib/clock.js";
 import { hashSecret, isWellFormedSecret } from "./secrets.js";
 
 export interface KeyPrincipal {

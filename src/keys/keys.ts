@@ -1,11 +1,11 @@
 import { requireAccountExists } from "../accounts/accounts.js";
-import { isoAfter, isoNow } from "../clock.js";
 import { MAX_RATE_LIMIT } from "../config.js";
 import type { AppContext } from "../context.js";
 import type { ApiKeysTable, DbOrTrx, Environment } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
-import { newId } from "../ids.js";
+import { isoAfter, isoNow } from "../lib/clock.js";
+import { newId } from "../lib/ids.js";
 import { DISPLAY_PREFIX_LENGTH, generateSecret, hashSecret } from "./secrets.js";
 
 export interface ApiKey {
@@ -17,7 +17,7 @@ export interface ApiKey {
   last_used_at: string | null;
   /** Only for a key rotated with a grace period: when it stops working. */
   expires_at: string | null;
-  /** Requests a minute this key may make; null for the server's default (API.md §8a). */
+  /** Requests a minute this key may make; null for the server's default (docs/rate-limits.md). */
   rate_limit: number | null;
 }
 

@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import type { Environment } from "../db/schema.js";
-import { randomBase62 } from "../ids.js";
+import { randomBase62 } from "../lib/ids.js";
 
 /** 43 base62 characters ≈ 256 bits: far above the 128 bits that make a plain SHA-256 safe at rest. */
 const SECRET_RANDOM_LENGTH = 43;

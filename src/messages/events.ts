@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import type { Database, Dialect, MessagesTable } from "../db/schema.js";
 import { type EventWriter, recordEvent, recordEvents } from "../events/outbox.js";
 import type { FinalStatus, Metrics } from "../metrics/metrics.js";
-import { toMessageView } from "../sms/messages.js";
+import { toMessageView } from "./store.js";
 
 export type MessageEventType = "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed";
 

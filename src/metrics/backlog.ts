@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { type Clock, isoNow } from "../clock.js";
 import type { Db } from "../db/schema.js";
-import type { Logger } from "../logger.js";
+import { type Clock, isoNow } from "../lib/clock.js";
+import type { Logger } from "../lib/logger.js";
 
 /** How long a reading of the queues serves scrapes before the next one is taken. */
 export const BACKLOG_MAX_AGE_MS = 5_000;

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { newRequestId } from "../http/request-id.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../lib/logger.js";
 import type { Metrics, MetricsListenerConfig } from "./metrics.js";
 
 export interface MetricsListener {

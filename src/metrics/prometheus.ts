@@ -1,11 +1,11 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { Clock } from "../clock.js";
 import type { Channel, Db, Environment } from "../db/schema.js";
 import { ENVIRONMENTS } from "../db/schema.js";
 import type { ConflictOutcome, TransactionConflict } from "../db/transaction.js";
 import type { CarrierBoard } from "../delivery/carrier-board.js";
 import type { CarrierMeter, RouteState, SubmitOutcome } from "../delivery/carrier-meter.js";
-import type { Logger } from "../logger.js";
+import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/logger.js";
 import type { VerifyReason } from "../otp/types.js";
 import { type Backlog, BacklogReader } from "./backlog.js";
 import { HttpRequestMetrics } from "./http-requests.js";

@@ -1,4 +1,3 @@
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { preparedInsert } from "../db/prepared.js";
 import type { Channel, DbOrTrx, Environment, MessagesTable, OtpDeliveriesTable } from "../db/schema.js";
@@ -8,9 +7,10 @@ import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { findTemplate, type Template } from "../dlt/registry.js";
 import { ApiError } from "../errors.js";
-import { chargeAndQueue, queuedMessage } from "../sms/messages.js";
-import { priceOf } from "../sms/pricing.js";
-import { seal } from "./codes.js";
+import { isoNow } from "../lib/clock.js";
+import { seal } from "../lib/sealing.js";
+import { priceOf } from "../messages/pricing.js";
+import { chargeAndQueue, queuedMessage } from "../messages/store.js";
 import type { OtpSettings } from "./settings.js";
 
 /** What a channel needs before an OTP can go out on it; throws `channel_not_configured` otherwise. */

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
-import { isoNow } from "../clock.js";
 import type { Database, MessagesTable, OtpsTable } from "../db/schema.js";
 import { type EventWriter, type NewEvent, recordEvent } from "../events/outbox.js";
+import { isoNow } from "../lib/clock.js";
 import { firstDeliveries, type OtpDetailsView, type OtpRow, otpView, otpViews } from "./view.js";
 
 /*

@@ -1,9 +1,9 @@
 import { sql, type Transaction } from "kysely";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { Database, Dialect, OtpsTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
+import { isoNow } from "../lib/clock.js";
 import { recordOtpEvents } from "./events.js";
 
 /** How often a worker ends expired OTPs: `otp.failed` (reason `expired`) follows expiry by at most this. */

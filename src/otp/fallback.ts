@@ -1,11 +1,11 @@
 import { sql } from "kysely";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { rowLimit } from "../db/row-limit.js";
 import { inTransaction } from "../db/transaction.js";
 import type { RouteState } from "../delivery/carrier-meter.js";
 import { ApiError } from "../errors.js";
-import { unseal } from "./codes.js";
+import { isoNow } from "../lib/clock.js";
+import { unseal } from "../lib/sealing.js";
 import { queueOtpDelivery, requireChannel } from "./deliveries.js";
 import { recordOtpEvents } from "./events.js";
 import { firstDelivery, rerouteOtpSms, shouldReroute } from "./reroute.js";

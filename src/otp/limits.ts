@@ -1,9 +1,9 @@
-import type { Clock } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { CounterStatement } from "../db/flight-lanes.js";
-import { type FlightStatement, guarded } from "../db/one-flight.js";
+import type { CounterStatement } from "../db/postgres/flight-lanes.js";
+import { type FlightStatement, guarded } from "../db/postgres/one-flight.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
+import type { Clock } from "../lib/clock.js";
 import { hitsUnderLimit, hitUnderLimit, hitUnderLimitQuery, takeBackHits } from "../rate-limit.js";
 
 /*

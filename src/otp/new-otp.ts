@@ -1,9 +1,10 @@
-import { addSeconds, isoAfter } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { preparedInsert } from "../db/prepared.js";
 import type { Channel, Environment, MessagesTable, OtpsTable } from "../db/schema.js";
-import { newId } from "../ids.js";
-import { generateCode, hashCode, seal } from "./codes.js";
+import { addSeconds, isoAfter } from "../lib/clock.js";
+import { newId } from "../lib/ids.js";
+import { seal } from "../lib/sealing.js";
+import { generateCode, hashCode } from "./codes.js";
 import { type ChannelSetup, type OtpAddress, otpDeliveryMessage } from "./deliveries.js";
 import type { OtpSettings } from "./settings.js";
 import type { OtpSendRequest, OtpView } from "./types.js";

@@ -1,10 +1,10 @@
-import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { Db, OtpsTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import type { RouteState } from "../delivery/carrier-meter.js";
-import { chargeAndQueue } from "../sms/messages.js";
-import { unseal } from "./codes.js";
+import { isoAfter, isoNow } from "../lib/clock.js";
+import { unseal } from "../lib/sealing.js";
+import { chargeAndQueue } from "../messages/store.js";
 import { otpDeliveryMessage, otpDeliveryRow, requireChannel } from "./deliveries.js";
 import type { OtpSettings } from "./settings.js";
 

@@ -1,21 +1,21 @@
 import { sql, type Transaction } from "kysely";
 import { applyLedgerChange, applyLedgerCharges, chargeInOneFlight, chargeOf } from "../accounts/ledger.js";
-import { addSeconds, type Clock, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { commitInLane, sendLane } from "../db/flight-lanes.js";
-import { FlightRefused, type FlightStatement, statementOf } from "../db/one-flight.js";
+import { commitInLane, sendLane } from "../db/postgres/flight-lanes.js";
+import { FlightRefused, type FlightStatement, statementOf } from "../db/postgres/one-flight.js";
 import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { Database, Environment, MessagesTable, OtpsTable } from "../db/schema.js";
+import { type BurstRunner, burstQueue } from "../db/sqlite/transaction-bursts.js";
 import { inTransaction, transactionConflictOf } from "../db/transaction.js";
-import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
 import { writeFormOf } from "../db/write-form.js";
 import { ApiError } from "../errors.js";
 import { eventInsert, recordEvent, recordEvents } from "../events/outbox.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
-import { requireIndianMobile } from "../phone.js";
-import { insertMessage } from "../sms/messages.js";
-import { tryUnseal } from "./codes.js";
+import { addSeconds, type Clock, isoNow } from "../lib/clock.js";
+import { requireIndianMobile } from "../lib/phone.js";
+import { tryUnseal } from "../lib/sealing.js";
+import { insertMessage } from "../messages/store.js";
 import { insertOtpDelivery, otpDeliveryRow, queueOtpDelivery, requireChannel } from "./deliveries.js";
 import { newOtpSent, recordOtpEvents } from "./events.js";
 import {
@@ -39,7 +39,7 @@ export type SendWrite =
   | { form: "one_flight" | "burst" };
 
 /**
- * Sends an OTP (API.md §5): a new one, or the pending one again after its cooldown, on any
+ * Sends an OTP (docs/otp.md): a new one, or the pending one again after its cooldown, on any
  * channel, with an optional fallback channel. The OTP, its delivery message and the charge
  * (and, with `record`, the answer) are written together, in the one form chosen here.
  */
@@ -299,7 +299,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 /**
  * One flight: a new OTP, its delivery message and charge, its event and both hourly counts, in
- * one round trip (src/db/one-flight.ts). `undefined`, having written nothing, when the number has
+ * one round trip (src/db/postgres/one-flight.ts). `undefined`, having written nothing, when the number has
  * a pending OTP (the one-pending-OTP index refuses the insert), a limit or the balance refused,
  * or PostgreSQL aborted the flight for a conflict.
  */
@@ -318,7 +318,7 @@ async function sendNewOtpInOneFlight(ctx: AppContext, send: OtpSend): Promise<Ot
   }
   own.push(statementOf(event.insert), limits.number);
   // The rows every send of the account shares: they stay locked only until the COMMIT right
-  // behind them, and a shared flight locks them once, in the lock order (src/db/flight-lanes.ts).
+  // behind them, and a shared flight locks them once, in the lock order (src/db/postgres/flight-lanes.ts).
   const debit = message && message.cost > 0 ? chargeInOneFlight(scope, chargeOf(message), now) : undefined;
   try {
     await commitInLane(ctx, sendLane(scope, request.to), { own, counters: [limits.account], debit });
@@ -338,7 +338,7 @@ type BurstAnswer = OtpView | ApiError | undefined;
 
 /**
  * Burst: the sends that arrive in one turn of the event loop, in one transaction
- * (src/db/transaction-bursts.ts), per account and environment.
+ * (src/db/sqlite/transaction-bursts.ts), per account and environment.
  */
 function newOtpsInBurst(ctx: AppContext): BurstRunner<OtpSend, BurstAnswer> {
   return {

@@ -1,11 +1,11 @@
 import { requireAccountExists } from "../accounts/accounts.js";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { readTogether } from "../db/one-flight.js";
+import { readTogether } from "../db/postgres/one-flight.js";
 import type { Db, DbOrTrx, Dialect, Environment, OtpSettingsTable } from "../db/schema.js";
 import { findTemplate, senderExists, type Template, toTemplate } from "../dlt/registry.js";
 import { ApiError } from "../errors.js";
-import { requireIndianMobile } from "../phone.js";
+import { isoNow } from "../lib/clock.js";
+import { requireIndianMobile } from "../lib/phone.js";
 
 export interface OtpSettings {
   expiry_seconds: number;
@@ -34,7 +34,7 @@ export const DEFAULT_OTP_SETTINGS: OtpSettings = {
   test_numbers: {},
 };
 
-/** Bounds of API.md §5. */
+/** Bounds of docs/otp.md. */
 const RANGES = {
   expiry_seconds: [10, 3600],
   max_attempts: [1, 20],
@@ -132,7 +132,7 @@ export async function updateOtpSettings(
 ): Promise<OtpSettings> {
   await requireAccountExists(ctx.db, accountId);
   const settings = { ...(await getOtpSettings(ctx.db, accountId, environment)), ...changes };
-  // Headers are compared case-insensitively and kept as registered: upper-case (API.md §4).
+  // Headers are compared case-insensitively and kept as registered: upper-case (docs/sms.md).
   if (settings.sms_sender !== null) settings.sms_sender = settings.sms_sender.toUpperCase();
   for (const [name, [min, max]] of Object.entries(RANGES)) {
     const value = settings[name as keyof typeof RANGES];

@@ -1,18 +1,24 @@
 import { type RawBuilder, sql, type Transaction } from "kysely";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { commitInOneFlight, FlightRefused, guarded, readTogether, statementOf } from "../db/one-flight.js";
+import {
+  commitInOneFlight,
+  FlightRefused,
+  guarded,
+  readTogether,
+  statementOf,
+} from "../db/postgres/one-flight.js";
 import { prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { Database, DbOrTrx, OtpsTable } from "../db/schema.js";
+import { type BurstRunner, burstQueue } from "../db/sqlite/transaction-bursts.js";
 import { inTransaction, transactionConflictOf } from "../db/transaction.js";
-import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
 import { writeFormOf } from "../db/write-form.js";
 import { ApiError } from "../errors.js";
 import { eventInsert } from "../events/outbox.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
-import { requireIndianMobile } from "../phone.js";
+import { isoNow } from "../lib/clock.js";
+import { requireIndianMobile } from "../lib/phone.js";
 import { codeMatches } from "./codes.js";
 import { otpEvent, recordOtpEvents } from "./events.js";
 import { pendingOtp } from "./pending.js";
@@ -184,7 +190,7 @@ interface PendingVerification {
 
 /**
  * SQLite: the verifications of a turn of the event loop that have an attempt to count share one
- * transaction (src/db/transaction-bursts.ts), each checked in arrival order as it would be alone:
+ * transaction (src/db/sqlite/transaction-bursts.ts), each checked in arrival order as it would be alone:
  * a second verification of the same OTP sees what the first wrote.
  */
 function verificationsInBurst(ctx: AppContext): BurstRunner<PendingVerification, VerifyResult> {

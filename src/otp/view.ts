@@ -1,8 +1,8 @@
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { prepareQuery } from "../db/prepared.js";
 import type { Channel, DbOrTrx, Environment, MessageStatus, MessagesTable, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
+import { isoNow } from "../lib/clock.js";
 
 /** An OTP as `GET /v2/otp/{id}` shows it, and as its events carry it: never its code. */
 export interface OtpDetailsView {

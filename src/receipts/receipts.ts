@@ -1,11 +1,11 @@
 import type { Transaction } from "kysely";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { CarrierMessagesTable, Database, DbOrTrx, MessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { burstsRetriedOneByOne } from "../db/write-bursts.js";
 import type { Receipt } from "../delivery/carrier.js";
+import { isoNow } from "../lib/clock.js";
 import { recordMessageEvent, recordMessageEvents } from "../messages/events.js";
 
 /*

@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
 import { errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
-import { isE164 } from "../phone.js";
+import { isE164 } from "../lib/phone.js";
 import { listSandboxInbox } from "./inbox.js";
 
 const InboxItem = Type.Object({

@@ -3,8 +3,8 @@ import { findSenders, findTemplates } from "../dlt/registry.js";
 import { ApiError, type ErrorCode } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
-import { requireIndianMobile } from "../phone.js";
-import type { MessageView } from "./messages.js";
+import { requireIndianMobile } from "../lib/phone.js";
+import type { MessageView } from "../messages/store.js";
 import { queueSends, type Refusals } from "./queue.js";
 import { prepareSms, withHeaderCase } from "./send.js";
 import type { PreparedSms, SmsSendRequest } from "./types.js";
@@ -29,7 +29,7 @@ export interface SmsBatchAnswer {
 }
 
 /**
- * POST /v2/sms/batch (API.md §4a, docs/sms-batch.md): every item checked, priced, charged and
+ * POST /v2/sms/batch (docs/sms-batch.md, docs/sms-batch.md): every item checked, priced, charged and
  * queued as POST /v2/sms/send would (send.ts's `prepareSms`, then queue.ts), each on its own: a
  * refused item does not stop the others.
  *

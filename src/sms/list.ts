@@ -3,7 +3,7 @@ import { endsWith } from "../db/ends-with.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { Channel, Environment, MessageStatus } from "../db/schema.js";
 import { ApiError } from "../errors.js";
-import { type MessageView, toMessageView } from "./messages.js";
+import { type MessageView, toMessageView } from "../messages/store.js";
 
 export interface MessageListFilter {
   status?: MessageStatus | undefined;

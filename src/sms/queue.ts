@@ -1,15 +1,15 @@
 import type { Transaction } from "kysely";
 import { applyLedgerCharges, chargeInOneFlight, chargeOf } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
-import { commitInLane, sendLane } from "../db/flight-lanes.js";
-import { FlightRefused, statementOf } from "../db/one-flight.js";
+import { commitInLane, sendLane } from "../db/postgres/flight-lanes.js";
+import { FlightRefused, statementOf } from "../db/postgres/one-flight.js";
 import { insertRows } from "../db/prepared.js";
 import type { Database, DbOrTrx } from "../db/schema.js";
+import { type BurstRunner, burstQueue } from "../db/sqlite/transaction-bursts.js";
 import { inTransaction, transactionConflictOf } from "../db/transaction.js";
-import { type BurstRunner, burstQueue } from "../db/transaction-bursts.js";
 import { type WriteForm, writeFormOf } from "../db/write-form.js";
 import { ApiError } from "../errors.js";
-import { chargeAndQueue, insertMessage } from "./messages.js";
+import { chargeAndQueue, insertMessage } from "../messages/store.js";
 import {
   claimRecipients,
   countNewRecipient,
@@ -100,8 +100,8 @@ class SingleSendRefused extends Error {
 }
 
 /**
- * The one-flight form (PostgreSQL): the send's writes in one round trip (src/db/one-flight.ts),
- * in the lane of the account's other sends (src/db/flight-lanes.ts), taking their rows in the
+ * The one-flight form (PostgreSQL): the send's writes in one round trip (src/db/postgres/one-flight.ts),
+ * in the lane of the account's other sends (src/db/postgres/flight-lanes.ts), taking their rows in the
  * lock order (src/accounts/ledger.ts). When the cap or the balance refused, or PostgreSQL aborted
  * the flight for a conflict, it wrote nothing, and the transaction form gives the answer.
  */
@@ -134,7 +134,7 @@ interface BurstSend {
 
 /**
  * The burst form (SQLite): the sends that arrive in one turn of the event loop go in one
- * transaction (src/db/transaction-bursts.ts, whose failure fails them all), each account and
+ * transaction (src/db/sqlite/transaction-bursts.ts, whose failure fails them all), each account and
  * environment's as a batch's items go, in arrival order; each is answered once it has committed.
  */
 function sendsInBurst(ctx: AppContext): BurstRunner<BurstSend, ApiError | undefined> {

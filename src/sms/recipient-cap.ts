@@ -1,18 +1,18 @@
 import { sql } from "kysely";
-import { isoTime } from "../clock.js";
 import type { AppContext } from "../context.js";
-import type { CounterStatement } from "../db/flight-lanes.js";
-import { type FlightStatement, guardedAfter } from "../db/one-flight.js";
+import type { CounterStatement } from "../db/postgres/flight-lanes.js";
+import { type FlightStatement, guardedAfter } from "../db/postgres/one-flight.js";
 import { executeForIds, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
+import { isoTime } from "../lib/clock.js";
 import { insertCounterIf } from "../rate-limit.js";
 
 const HOUR_MS = 3_600_000;
 
 /*
- * The hourly cap on distinct SMS recipients (API.md §8a), per account and environment like
- * everything a key touches (API.md §3): a sandbox load test must never stop the live traffic of
+ * The hourly cap on distinct SMS recipients (docs/rate-limits.md), per account and environment like
+ * everything a key touches (docs/api-reference.md): a sandbox load test must never stop the live traffic of
  * the same account. A number is counted once per clock hour (UTC); a new number past the cap is
  * 429 `rate_limited` until the next hour. Counted inside the send's transaction, so a send that
  * rolls back (refused by the balance, or failed) leaves no trace, and atomic on both dialects
@@ -255,7 +255,7 @@ export async function forgetRecipients(
 
 /**
  * The recipient counted as `claimRecipients` and `countNewRecipient` count it, as statements of
- * a one-flight transaction (PostgreSQL, src/db/one-flight.ts): the claim of the number, among
+ * a one-flight transaction (PostgreSQL, src/db/postgres/one-flight.ts): the claim of the number, among
  * the send's own statements, and its guarded count, on the account's counter.
  */
 export function countRecipientInFlight(

@@ -3,8 +3,8 @@ import type { AppContext } from "../context.js";
 import { ErrorResponse, errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { answerIdempotently } from "../idempotency/hooks.js";
+import { getMessage } from "../messages/store.js";
 import { BATCH_BODY_LIMIT_BYTES, sendSmsBatch } from "./batch.js";
-import { getMessage } from "./messages.js";
 import {
   MessageResponse,
   SMS_BATCH_EXAMPLES,

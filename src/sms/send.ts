@@ -1,6 +1,5 @@
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
-import { readTogether } from "../db/one-flight.js";
+import { readTogether } from "../db/postgres/one-flight.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
@@ -8,16 +7,17 @@ import { checkVariableValues } from "../dlt/variables.js";
 import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
-import { requireIndianMobile } from "../phone.js";
-import { type MessageView, queuedMessage, toMessageView } from "./messages.js";
-import { priceOf } from "./pricing.js";
+import { isoNow } from "../lib/clock.js";
+import { requireIndianMobile } from "../lib/phone.js";
+import { priceOf } from "../messages/pricing.js";
+import { type MessageView, queuedMessage, toMessageView } from "../messages/store.js";
 import { queueSends } from "./queue.js";
 import type { PreparedSms, SendRegistry, SmsSendRequest } from "./types.js";
 
 export const MAX_SEGMENTS = 10;
 
 /**
- * Checks a send in the contract's order (API.md §4), renders and prices it, then counts its
+ * Checks a send in the contract's order (docs/sms.md), renders and prices it, then counts its
  * recipient, debits the balance and queues the message (queue.ts): no message without its
  * charge, no charge without its message, and, with `record`, neither without the stored answer.
  * POST /v2/sms/batch (batch.ts) runs the same two steps for each of its items.
@@ -50,7 +50,7 @@ export async function sendSms(
   return prepared.view;
 }
 
-/** The send with its sender as headers are registered: compared case-insensitively (API.md §4). */
+/** The send with its sender as headers are registered: compared case-insensitively (docs/sms.md). */
 export function withHeaderCase(send: SmsSendRequest): SmsSendRequest {
   return { ...send, sender: send.sender.toUpperCase() };
 }
@@ -71,7 +71,7 @@ async function readSendRegistry(
 
 /**
  * The checks of a send after `to` (its caller checks `to` first, then looks the registry up),
- * the rendering and the price: throws the first `ApiError` in API.md §4's order, writes nothing.
+ * the rendering and the price: throws the first `ApiError` in docs/sms.md's order, writes nothing.
  */
 export function prepareSms(
   ctx: AppContext,
@@ -154,6 +154,6 @@ function checkVariables(template: Template, variables: Record<string, string>, m
       );
     }
   }
-  // Only once the names are right are the values looked at (API.md §4's order).
+  // Only once the names are right are the values looked at (docs/sms.md's order).
   checkVariableValues(variables, maxLength);
 }

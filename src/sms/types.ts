@@ -1,6 +1,6 @@
 import type { MessagesTable } from "../db/schema.js";
 import type { Template } from "../dlt/registry.js";
-import type { MessageView } from "./messages.js";
+import type { MessageView } from "../messages/store.js";
 
 export interface SmsSendRequest {
   to: string;

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, prepareForIds } from "../db/prepared.js";
 import type { Db, Environment, WebhookEndpointStatus } from "../db/schema.js";
+import { isoNow } from "../lib/clock.js";
 
 /** A leased delivery with its event and its endpoint: all an attempt needs. */
 export interface ClaimedDelivery {

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
-import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import { QueueSignal } from "../delivery/queue-signal.js";
-import { unseal } from "../otp/codes.js";
+import { isoAfter, isoNow } from "../lib/clock.js";
+import { unseal } from "../lib/sealing.js";
 import { anotherEndpointWithDueDeliveries, claimDueWebhookDeliveries } from "./claims.js";
 import { type ClaimedDelivery, endUnsent, loadDeliveries } from "./deliveries.js";
 import { createWebhookHttpClient, type PostResult } from "./http-client.js";

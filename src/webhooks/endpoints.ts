@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { sql, type Transaction } from "kysely";
-import { isoAfter, isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import {
@@ -15,8 +14,9 @@ import {
 } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
-import { newId } from "../ids.js";
-import { seal, unseal } from "../otp/codes.js";
+import { isoAfter, isoNow } from "../lib/clock.js";
+import { newId } from "../lib/ids.js";
+import { seal, unseal } from "../lib/sealing.js";
 import { lockingRows, lockOrder, type RowLock } from "./locks.js";
 import { SECRET_PREFIX } from "./signing.js";
 import { checkWebhookUrl } from "./ssrf.js";

@@ -1,5 +1,5 @@
 import { Agent, buildConnector } from "undici";
-import { RecentMap } from "../recent-map.js";
+import { RecentMap } from "../lib/recent-map.js";
 import { type HostLookup, RefusedAddress, resolveCheckedAddress } from "./ssrf.js";
 
 export interface PostResult {

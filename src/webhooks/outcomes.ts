@@ -1,10 +1,10 @@
 import { sql, type Transaction } from "kysely";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds } from "../db/prepared.js";
 import type { Database, WebhookAttemptsTable, WebhookDisabledReason } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
-import { newId } from "../ids.js";
+import { isoNow } from "../lib/clock.js";
+import { newId } from "../lib/ids.js";
 import type { ClaimedDelivery } from "./deliveries.js";
 import { giveUpPendingDeliveries } from "./endpoints.js";
 import type { PostResult } from "./http-client.js";

@@ -1,9 +1,9 @@
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, insertRows, prepareForIds, prepareQuery } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { WebhookDeliveriesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
+import { isoNow } from "../lib/clock.js";
 import { claimEventsToFanOut } from "./claims.js";
 import { subscribesTo } from "./endpoints.js";
 import { compareLockOrder, lockingRows, lockOrder } from "./locks.js";

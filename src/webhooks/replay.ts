@@ -1,10 +1,10 @@
 import { sql } from "kysely";
-import { isoNow } from "../clock.js";
 import type { AppContext } from "../context.js";
 import type { WebhookEndpointsTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { type EventView, recordEvent } from "../events/outbox.js";
+import { isoNow } from "../lib/clock.js";
 import { ALL_EVENTS, type EndpointScope, findEndpoint } from "./endpoints.js";
 import { lockOrder } from "./locks.js";
 import { deliveryId, pendingDelivery } from "./relay.js";

@@ -9,8 +9,8 @@ import {
 } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.js";
-import { systemClock } from "../../src/clock.js";
 import type { AppContext } from "../../src/context.js";
+import { systemClock } from "../../src/lib/clock.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { openTestContext } from "./context.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";

@@ -1,11 +1,11 @@
 import { afterEach } from "vitest";
-import type { Clock } from "../../src/clock.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { type AppContext, createContext } from "../../src/context.js";
 import type { Channel, Dialect, Environment } from "../../src/db/schema.js";
 import type { Carriers } from "../../src/delivery/carrier.js";
 import { createCarriers } from "../../src/delivery/carriers/wiring.js";
-import { createLogger, type Logger } from "../../src/logger.js";
+import type { Clock } from "../../src/lib/clock.js";
+import { createLogger, type Logger } from "../../src/lib/logger.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 
 export const TEST_SECRET = "test-secret-0123456789abcdefghijklmnopqrstuvwxyz";

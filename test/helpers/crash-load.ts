@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
-import { systemClock } from "../../src/clock.js";
 import type { AppContext } from "../../src/context.js";
 import type { Dialect } from "../../src/db/schema.js";
+import { systemClock } from "../../src/lib/clock.js";
 import { openTestContext, TEST_SECRET } from "./context.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 import { createSendingAccount } from "./dlt-fixtures.js";

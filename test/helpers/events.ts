@@ -4,14 +4,14 @@ import type { AppContext } from "../../src/context.js";
 import type { Dialect, Environment } from "../../src/db/schema.js";
 import type { EventView } from "../../src/events/outbox.js";
 import type { App } from "../../src/http/types.js";
+import type { MessageView } from "../../src/messages/store.js";
 import { updateOtpSettings } from "../../src/otp/settings.js";
-import type { MessageView } from "../../src/sms/messages.js";
 import { UNLIMITED_REQUESTS } from "./context.js";
 import { registerDlt } from "./dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "./fixtures.js";
 import { type TestInstance, useTestInstances } from "./instances.js";
 
-/* Shared by test/events.test.ts and test/sms-list.test.ts. */
+/* Shared by test/events/events.test.ts and test/sms/sms-list.test.ts. */
 
 /** 19-digit DLT template ids: one for orders, one for OTPs (with exactly one {#otp#}). */
 export const ORDER_TEMPLATE = "1107161234567890200";

@@ -222,7 +222,7 @@ export function authorizations(key: string): fc.Arbitrary<string | undefined> {
   );
 }
 
-/** The keys an error body may have: API.md §2 (and `retry_after` on a 429). */
+/** The keys an error body may have: docs/api-reference.md#errors (and `retry_after` on a 429). */
 const ENVELOPE_KEYS = new Set(["code", "message", "param", "retry_after", "request_id"]);
 /** A stack frame, a source path, or text from a database driver or SQL. */
 const INTERNALS =

@@ -4,7 +4,7 @@ import type { AppContext } from "../../src/context.js";
 import type { Dialect } from "../../src/db/schema.js";
 import type { Carriers } from "../../src/delivery/carrier.js";
 import type { App } from "../../src/http/types.js";
-import type { Logger } from "../../src/logger.js";
+import type { Logger } from "../../src/lib/logger.js";
 import { openTestContext, TestClock } from "./context.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 

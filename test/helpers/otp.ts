@@ -4,7 +4,7 @@ import type { AppContext } from "../../src/context.js";
 import type { Dialect, Environment } from "../../src/db/schema.js";
 import type { Carrier, OutboundMessage } from "../../src/delivery/carrier.js";
 import type { App } from "../../src/http/types.js";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/lib/logger.js";
 import { type OtpSettings, updateOtpSettings } from "../../src/otp/settings.js";
 import { type TestClock, UNLIMITED_REQUESTS } from "./context.js";
 import { drainQueue } from "./delivery.js";
@@ -21,7 +21,7 @@ export const OTP_CONTENT = "{#otp#} is your Dakiya code. Do not share it.";
 /** ₹100 in 1/10,000 INR. */
 export const HUNDRED_RUPEES = 1_000_000;
 
-/** Sandbox test numbers of API.md §7. */
+/** Sandbox test numbers of docs/api-reference.md#sandbox. */
 export const INVALID_NUMBER = "+919999999911";
 export const DND_BLOCKED = "+919999999922";
 export const CARRIER_REJECTED = "+919999999933";

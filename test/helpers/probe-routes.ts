@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { applyLedgerChange } from "../../src/accounts/ledger.js";
 import type { AppContext } from "../../src/context.js";
 import { type App, principalOf } from "../../src/http/types.js";
-import { formatInr, parseInr } from "../../src/money.js";
+import { formatInr, parseInr } from "../../src/lib/money.js";
 
 /**
  * Routes that exercise the shared HTTP machinery (validation, errors, idempotency) the way a

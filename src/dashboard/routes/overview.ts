@@ -3,7 +3,7 @@ import { addCredits, getBalance } from "../../accounts/ledger.js";
 import type { AppContext } from "../../context.js";
 import { ApiError } from "../../errors.js";
 import type { App } from "../../http/types.js";
-import { formatInr, parseInr, UNITS_PER_RUPEE } from "../../money.js";
+import { formatInr, parseInr, UNITS_PER_RUPEE } from "../../lib/money.js";
 import { sessionOf } from "../auth.js";
 import { listMessages } from "../messages.js";
 import { EnvironmentQuery, HIDDEN } from "../schemas.js";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Per-key request limits (API.md §8a): an optional per-key rate on `api_keys`, and each key's
+ * Per-key request limits (docs/rate-limits.md): an optional per-key rate on `api_keys`, and each key's
  * token bucket, kept as the one instant at which it is full again (in integer microseconds, so the
  * arithmetic is exact in SQL on both dialects). And the hourly cap on distinct SMS recipients:
  * which numbers an account has sent SMS to in each clock hour (the count itself is a row of

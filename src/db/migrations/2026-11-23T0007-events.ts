@@ -1,11 +1,11 @@
 import { type Kysely, sql } from "kysely";
 
 /**
- * The event outbox (API.md §8): one row per status change of a message or an OTP, written in
+ * The event outbox (docs/events.md): one row per status change of a message or an OTP, written in
  * the transaction of the change. The feed orders events by (txid, seq): the writing
  * transaction's id on PostgreSQL (0 on SQLite, which has one writer) and a counter within it,
  * so a reader can tell which events can no longer be overtaken by a later commit
- * (src/db/event-order.ts). The message list (GET /v2/sms) gets the indexes its filters need, and
+ * (src/events/event-order.ts). The message list (GET /v2/sms) gets the indexes its filters need, and
  * the OTP expiry sweep one for pending OTPs.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen and must not depend on today's schema types

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 
 /**
- * Webhook endpoints (API.md §8), the per-endpoint delivery of each event (a queue claimed with
+ * Webhook endpoints (docs/webhooks.md), the per-endpoint delivery of each event (a queue claimed with
  * leases, like messages), and the log of every delivery attempt.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen and must not depend on today's schema types

@@ -1,9 +1,9 @@
-import { newId } from "../../ids.js";
+import { newId } from "../../lib/ids.js";
 import type { Carrier, OutboundMessage, Receipt, SendResult } from "../carrier.js";
 
 export const SANDBOX_CARRIER = "sandbox";
 
-/** The sandbox test numbers of API.md §7 and what each does. */
+/** The sandbox test numbers of docs/api-reference.md#sandbox and what each does. */
 const TEST_NUMBERS: Record<string, "invalid_number" | "dnd_blocked" | "carrier_rejected" | "no_receipt"> = {
   "+919999999911": "invalid_number",
   "+919999999922": "dnd_blocked",

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import smpp, { type OutgoingPdu } from "smpp";
 import { splitSms, toGsm7Septets } from "../../dlt/encoding.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import { parseReceiptText, toReceipt } from "../../receipts/smpp-receipt.js";
 import type { OutboundMessage, PartRecorder, Receipt } from "../carrier.js";
 import type { CarrierMeter, RouteState, SubmitOutcome } from "../carrier-meter.js";

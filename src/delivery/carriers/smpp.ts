@@ -1,5 +1,5 @@
-import type { Logger } from "../../logger.js";
-import { RecentMap } from "../../recent-map.js";
+import type { Logger } from "../../lib/logger.js";
+import { RecentMap } from "../../lib/recent-map.js";
 import type { Carrier, OutboundMessage, PartRecorder, Receipt, SendResult } from "../carrier.js";
 import { type CarrierMeter, type RouteState, unmetered } from "../carrier-meter.js";
 import { RouteOrder } from "./route-selection.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import type { Carrier, OutboundMessage, SendResult } from "../carrier.js";
 import type { VoiceConfig } from "./voice-config.js";
 

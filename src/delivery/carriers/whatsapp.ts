@@ -1,4 +1,4 @@
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../lib/logger.js";
 import type { Carrier, OtpDetails, OutboundMessage, SendResult } from "../carrier.js";
 import type { WhatsAppConfig } from "./whatsapp-config.js";
 

@@ -1,0 +1,321 @@
+/**
+ * The console's rough edges, in a real Chromium against a real server, at 1280 and 390 px: the
+ * first send from the sandbox inbox's empty state on a fresh install, money in one style, the
+ * keys table after a rotation, refunds, the number search, the template form's one message, and
+ * editing and removing a template. Each page is saved as a screenshot under test-artifacts/.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DESKTOP, PHONE, saveScreenshot, useDashboardBrowser } from "../helpers/browser.js";
+import { TEST_PASSWORD } from "../helpers/fixtures.js";
+
+const run = promisify(execFile);
+const UI_TIMEOUT = 10_000;
+const RECIPIENT = "+919876543210";
+/** The sandbox test number whose messages the carrier rejects: they fail and are refunded. */
+const REJECTED = "+919999999933";
+const TEMPLATE_ID = "1107161234567890999";
+const ENTITY_ID = "1101456789012345678";
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+async function box(locator: Locator): Promise<Box> {
+  const found = await locator.boundingBox();
+  if (!found) throw new Error("element has no box");
+  return found;
+}
+
+describe("dashboard console in a browser", () => {
+  const site = useDashboardBrowser({ uiTimeoutMs: UI_TIMEOUT });
+  let cookie: { name: string; value: string };
+  let csrf: string;
+  let sandboxKey: string;
+
+  beforeAll(async () => {
+    const setup = await fetch(`${site.server.url}/dashboard/api/setup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "owner@example.com", password: TEST_PASSWORD }),
+    });
+    expect(setup.status).toBe(201);
+    const [name = "", value = ""] = (setup.headers.get("set-cookie") ?? "").split(";")[0]?.split("=") ?? [];
+    cookie = { name, value };
+    csrf = ((await setup.json()) as { csrf_token: string }).csrf_token;
+  }, 30_000);
+
+  /** A dashboard API call as the signed-in owner. */
+  async function dashboard<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${site.server.url}/dashboard/api${path}`, {
+      method,
+      headers: {
+        cookie: `${cookie.name}=${cookie.value}`,
+        "x-csrf-token": csrf,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (response.status === 204 ? undefined : await response.json()) as T;
+  }
+
+  /** A signed-in page in sandbox mode, at a desktop's or a phone's width. */
+  async function signedInPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+    const context = await site.newContext({ viewport });
+    await context.addCookies([{ ...cookie, url: site.server.url }]);
+    await context.addInitScript("window.localStorage.setItem('dakiya.environment', 'sandbox')");
+    return context.newPage();
+  }
+
+  async function withPage(viewport: { width: number; height: number }, work: (page: Page) => Promise<void>) {
+    const page = await signedInPage(viewport);
+    try {
+      await work(page);
+    } finally {
+      await page.context().close();
+    }
+  }
+
+  function sendOtp(to: string, channel: "whatsapp"): Promise<Response> {
+    return fetch(`${site.server.url}/v2/otp/send`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sandboxKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ to, channel }),
+    });
+  }
+
+  /** Every amount of money on the page, e.g. ["₹100.0000"]. */
+  async function amountsShown(page: Page): Promise<string[]> {
+    return (await page.locator("body").innerText()).match(/₹[\d,.]+/g) ?? [];
+  }
+
+  it("shows money with 4 decimals everywhere, the top-up included", async () => {
+    await withPage(DESKTOP, async (page) => {
+      await page.goto("/");
+      const sandboxBalance = page.getByRole("region", { name: "Sandbox balance" });
+      const balance = sandboxBalance.locator(".balance-amount");
+      await expect.poll(() => balance.textContent()).toBe("₹0.0000");
+      const checklist = page.getByRole("region", { name: "Getting started" });
+      await checklist.getByText("Add test credits").waitFor();
+      await page.getByRole("button", { name: "Add ₹100.0000 test credits" }).click();
+      await page.getByRole("status").filter({ hasText: "Added ₹100.0000 of test credits." }).waitFor();
+      await expect.poll(() => balance.textContent()).toBe("₹100.0000");
+      const amounts = await amountsShown(page);
+      expect(amounts.length).toBeGreaterThan(2);
+      for (const amount of amounts) expect(amount).toMatch(/^₹[\d,]+\.\d{4}$/);
+      await saveScreenshot(page, "console-overview-top-up");
+    });
+  });
+
+  it("gives a fresh install a first command that works as shown, with a copy button clear of it", async () => {
+    sandboxKey = (
+      await dashboard<{ secret: string }>("POST", "/keys", { environment: "sandbox", label: "first" })
+    ).secret;
+
+    let command = "";
+    await withPage(PHONE, async (page) => {
+      await page.goto("/sandbox");
+      await page.getByText("Nothing delivered yet").waitFor();
+      const code = page.locator(".code-block pre");
+      const copy = page.getByRole("button", { name: "Copy command" });
+      expect(overlaps(await box(copy), await box(code))).toBe(false);
+      // The whole command is on screen: it wraps instead of running off the edge.
+      expect(await code.evaluate((pre) => pre.scrollWidth <= pre.clientWidth)).toBe(true);
+      expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
+        PHONE.width,
+      );
+      await saveScreenshot(page, "console-phone-inbox-empty");
+    });
+
+    await withPage(DESKTOP, async (page) => {
+      await page.goto("/sandbox");
+      const empty = page.locator(".empty-state");
+      await empty.getByText("Nothing delivered yet").waitFor();
+      for (const [link, path] of [
+        ["API keys", "/developers/keys"],
+        ["Overview", "/"],
+        ["Templates & senders", "/templates"],
+        ["OTP settings", "/otp"],
+      ] as const) {
+        expect(await empty.getByRole("link", { name: link, exact: true }).getAttribute("href")).toBe(path);
+      }
+      command = (await page.locator(".code-block pre").textContent()) ?? "";
+      expect(command).toContain("dk_sandbox_…");
+      await saveScreenshot(page, "console-inbox-empty");
+
+      // The command as shown, with the key put in, run by a shell: nothing was set up but a key and credits.
+      const { stdout } = await run("sh", ["-c", command.replace("dk_sandbox_…", sandboxKey)], {
+        timeout: UI_TIMEOUT,
+      });
+      expect(JSON.parse(stdout)).toMatchObject({ status: "pending", channel: "whatsapp", to: RECIPIENT });
+      await page.getByRole("row").filter({ hasText: "is your verification code" }).waitFor();
+    });
+  });
+
+  it("fits the API keys table in its card after a rotation", async () => {
+    await dashboard("POST", "/keys", { environment: "sandbox", label: "checkout-service" });
+    for (const viewport of [DESKTOP, PHONE]) {
+      await withPage(viewport, async (page) => {
+        await page.goto("/developers/keys");
+        if (viewport === DESKTOP) {
+          await page.getByRole("button", { name: "Rotate key checkout-service" }).click();
+          const rotate = page.getByRole("dialog", { name: "Rotate key checkout-service" });
+          await rotate.getByRole("radio", { name: /^24 hours/ }).check();
+          await rotate.getByRole("button", { name: "Rotate key" }).click();
+          await page
+            .getByRole("dialog", { name: "Your rotated key" })
+            .getByRole("button", { name: "Done" })
+            .click();
+        }
+        const rows = page.getByRole("row").filter({ hasText: "checkout-service" });
+        await expect.poll(() => rows.count()).toBe(2);
+        await rows.filter({ hasText: /in 24 hours|tomorrow/ }).waitFor();
+        const card = await box(page.locator("section.card").filter({ has: page.getByRole("table") }));
+        for (const button of await page.getByRole("button", { name: /^(Rotate|Delete) key / }).all()) {
+          const edges = await box(button);
+          expect(edges.x).toBeGreaterThanOrEqual(card.x);
+          expect(edges.x + edges.width).toBeLessThanOrEqual(card.x + card.width);
+        }
+        const wrap = page.locator(".table-wrap");
+        expect(await wrap.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+        await saveScreenshot(page, `console-keys-rotated-${viewport.width}`);
+      });
+    }
+  });
+
+  it("shows a failed message's refund in the list and the detail", async () => {
+    const sent = await sendOtp(REJECTED, "whatsapp");
+    expect(sent.status).toBe(200);
+    for (const viewport of [DESKTOP, PHONE]) {
+      await withPage(viewport, async (page) => {
+        await page.goto("/messages");
+        const row = page.getByRole("row").filter({ hasText: REJECTED });
+        await row.getByText("refunded").waitFor();
+        expect(await row.getByText("Failed").count()).toBe(1);
+        await saveScreenshot(page, `console-messages-refund-${viewport.width}`);
+
+        await row.getByRole("link").click();
+        await page.getByRole("heading", { level: 1, name: "Message" }).waitFor();
+        await page.getByText("Refunded ₹0.3500").waitFor();
+        await page.getByText("₹0.3500 back to the sandbox balance").waitFor();
+        await saveScreenshot(page, `console-message-refund-${viewport.width}`);
+      });
+    }
+  });
+
+  it("searches messages by a national number or the last digits, and keeps the filters in line", async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      await withPage(viewport, async (page) => {
+        await page.goto("/messages");
+        const number = page.getByLabel("Number");
+        const search = page.getByRole("button", { name: "Search" });
+        const rows = page.getByRole("row");
+        await rows.filter({ hasText: REJECTED }).waitFor();
+
+        await number.fill(RECIPIENT.slice(3));
+        await search.click();
+        await expect.poll(() => rows.filter({ hasText: REJECTED }).count()).toBe(0);
+        await rows.filter({ hasText: RECIPIENT }).waitFor();
+
+        await number.fill("9933");
+        await search.click();
+        await rows.filter({ hasText: REJECTED }).waitFor();
+        expect(await rows.filter({ hasText: RECIPIENT }).count()).toBe(0);
+
+        await number.fill("12");
+        await search.click();
+        const error = page.getByRole("alert").filter({ hasText: "last 4 digits or more" });
+        await error.waitFor();
+        expect(await page.getByText("last 4 digits or more").count()).toBe(1);
+        if (viewport === DESKTOP) {
+          // The error sits under the number; the controls and the button stay on one line.
+          const [status, channel, input, button] = await Promise.all(
+            [page.getByLabel("Status"), page.getByLabel("Channel"), number, search].map(box),
+          );
+          expect(status?.y).toBe(input?.y);
+          expect(channel?.y).toBe(input?.y);
+          const middle = (button?.y ?? 0) + (button?.height ?? 0) / 2;
+          expect(middle).toBeGreaterThan(input?.y ?? 0);
+          expect(middle).toBeLessThan((input?.y ?? 0) + (input?.height ?? 0));
+          expect((await box(error)).y).toBeGreaterThan((input?.y ?? 0) + (input?.height ?? 0) - 1);
+        }
+        await saveScreenshot(page, `console-messages-filter-error-${viewport.width}`);
+      });
+    }
+  });
+
+  it("shows one message for a malformed placeholder and offers it as no placeholder", async () => {
+    await dashboard("POST", "/senders", { sender: "DAKIYA" });
+    await withPage(DESKTOP, async (page) => {
+      await page.goto("/templates");
+      await page.getByRole("button", { name: "Add template" }).click();
+      const form = page.getByRole("form", { name: "Add a DLT template" });
+      await form.getByLabel("Template id").fill(TEMPLATE_ID);
+      await form.getByLabel("Entity id").fill(ENTITY_ID);
+      await form.getByLabel("Name").fill("otp");
+      await form.getByRole("checkbox", { name: "DAKIYA" }).check();
+      await form.getByLabel("Content").fill("Your Dakiya code is {#otp #}. Do not share it.");
+      const problem = form.getByText("invalid placeholder name");
+      await problem.waitFor();
+      expect(await form.getByText("Placeholders: none").count()).toBe(1);
+      await form.getByRole("button", { name: "Add template" }).click();
+      await expect.poll(() => problem.count()).toBe(1);
+      expect(await form.getByRole("alert").count()).toBe(1);
+      await saveScreenshot(page, "console-template-invalid");
+
+      await form.getByLabel("Content").fill("Your Dakiya code is {#otp#}. Do not share it.");
+      await problem.waitFor({ state: "detached" });
+      await form.getByRole("button", { name: "Add template" }).click();
+      await page.getByText("Template otp added.").waitFor();
+    });
+  });
+
+  it("edits a template's name, senders and content, and removes it after a confirmation", async () => {
+    await dashboard("POST", "/senders", { sender: "DKYOTP" });
+    await withPage(PHONE, async (page) => {
+      await page.goto("/templates");
+      await page.getByRole("button", { name: "Edit template otp" }).click();
+      await page.getByRole("dialog", { name: "Edit template otp" }).getByLabel("Name").waitFor();
+      await saveScreenshot(page, "console-phone-template-edit");
+    });
+    await withPage(DESKTOP, async (page) => {
+      await page.goto("/templates");
+      await page.getByRole("button", { name: "Edit template otp" }).click();
+      const dialog = page.getByRole("dialog", { name: "Edit template otp" });
+      expect(await dialog.getByLabel("Template id").isDisabled()).toBe(true);
+      await dialog.getByLabel("Name").fill("passcode");
+      await dialog.getByRole("checkbox", { name: "DKYOTP" }).check();
+      await dialog.getByLabel("Content").fill("Your Dakiya passcode is {#otp#}.");
+      await saveScreenshot(page, "console-template-edit");
+      await dialog.getByRole("button", { name: "Save changes" }).click();
+      await page.getByText("Template passcode saved.").waitFor();
+      const row = page.getByRole("row").filter({ hasText: TEMPLATE_ID });
+      await row.getByText("Your Dakiya passcode is").waitFor();
+      await row.getByText("DAKIYA, DKYOTP").waitFor();
+
+      await page.getByRole("button", { name: "Remove template passcode" }).click();
+      const confirm = page.getByRole("dialog", { name: "Remove template passcode?" });
+      await confirm.getByText("will be refused from then on").waitFor();
+      await saveScreenshot(page, "console-template-remove");
+      await confirm.getByRole("button", { name: "Cancel" }).click();
+      await confirm.waitFor({ state: "detached" });
+      expect((await dashboard<{ data: unknown[] }>("GET", "/templates")).data).toHaveLength(1);
+
+      await page.getByRole("button", { name: "Remove template passcode" }).click();
+      await confirm.getByRole("button", { name: "Remove template" }).click();
+      await page.getByText("Template passcode removed.").waitFor();
+      await row.waitFor({ state: "detached" });
+      expect((await dashboard<{ data: unknown[] }>("GET", "/templates")).data).toEqual([]);
+    });
+  });
+});
