@@ -2,7 +2,8 @@ import type { Transaction } from "kysely";
 import type { Database, MessagesTable, OtpsTable } from "../db/schema.js";
 import { type EventWriter, type NewEvent, recordEvent } from "../events/outbox.js";
 import { isoNow } from "../lib/clock.js";
-import { firstDeliveries, type OtpDetailsView, type OtpRow, otpView, otpViews } from "./view.js";
+import type { OtpDetailsView } from "./types.js";
+import { firstDeliveries, type OtpRow, otpView, otpViews } from "./view.js";
 
 /*
  * The OTP events, built here whatever form the write takes: in a transaction (`recordEvent`), in

@@ -1,4 +1,4 @@
-import type { Channel, Environment, OtpsTable } from "../db/schema.js";
+import type { Channel, Environment, MessageStatus, OtpsTable } from "../db/schema.js";
 
 /* The shapes of OTP sends and verifications that other folders read (metrics, the worker). */
 
@@ -14,18 +14,34 @@ export interface OtpSendRequest {
   length?: number;
 }
 
-/** POST /v2/otp/send's answer. */
-export interface OtpView {
+/** What every view of an OTP shows of it: never its code. */
+interface OtpFields {
   id: string;
   status: OtpsTable["status"];
   environment: Environment;
   to: string;
   channel: Channel;
   expires_at: string;
-  resend_available_at: string;
   attempts_remaining: number;
   sends: number;
+}
+
+/** POST /v2/otp/send's answer. */
+export interface OtpView extends OtpFields {
+  resend_available_at: string;
   message_id: string | null;
+}
+
+/** An OTP as `GET /v2/otp/{id}` shows it, and as its events carry it. */
+export interface OtpDetailsView extends OtpFields {
+  created_at: string;
+  deliveries: Array<{
+    message_id: string;
+    channel: Channel;
+    fallback: boolean;
+    status: MessageStatus;
+    created_at: string;
+  }>;
 }
 
 export type VerifyReason =

@@ -22,8 +22,8 @@ import { requireIndianMobile } from "../lib/phone.js";
 import { codeMatches } from "./codes.js";
 import { otpEvent, recordOtpEvents } from "./events.js";
 import { pendingOtp } from "./pending.js";
-import type { NumberScope, VerifyResult } from "./types.js";
-import { type OtpDetailsView, otpViews } from "./view.js";
+import type { NumberScope, OtpDetailsView, VerifyResult } from "./types.js";
+import { otpViews } from "./view.js";
 
 type SettledOtp = Pick<OtpsTable, "status" | "attempts" | "max_attempts">;
 

@@ -1,28 +1,9 @@
 import type { AppContext } from "../context.js";
 import { prepareQuery } from "../db/prepared.js";
-import type { Channel, DbOrTrx, Environment, MessageStatus, MessagesTable, OtpsTable } from "../db/schema.js";
+import type { DbOrTrx, Environment, MessagesTable, OtpsTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
-
-/** An OTP as `GET /v2/otp/{id}` shows it, and as its events carry it: never its code. */
-export interface OtpDetailsView {
-  id: string;
-  status: OtpsTable["status"];
-  environment: Environment;
-  to: string;
-  channel: Channel;
-  expires_at: string;
-  attempts_remaining: number;
-  sends: number;
-  created_at: string;
-  deliveries: Array<{
-    message_id: string;
-    channel: Channel;
-    fallback: boolean;
-    status: MessageStatus;
-    created_at: string;
-  }>;
-}
+import type { OtpDetailsView } from "./types.js";
 
 export type OtpRow = Pick<
   OtpsTable,
