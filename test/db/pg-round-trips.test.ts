@@ -1,7 +1,8 @@
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
+import { OTP_TEMPLATE_ID } from "../helpers/dlt-fixtures.js";
 import { bearer } from "../helpers/fixtures.js";
-import { nextNumber, OTP_TEMPLATE, useOtpHarness, wrong } from "../helpers/otp.js";
+import { nextNumber, useOtpHarness, wrong } from "../helpers/otp.js";
 
 /*
  * Round trips to PostgreSQL per send (README "Running on PostgreSQL"). A round trip is a wait
@@ -45,7 +46,7 @@ describe.skipIf(!LIVE)("round trips per send on PostgreSQL", () => {
   let secret = "";
 
   beforeAll(async () => {
-    secret = (await harness.account({ settings: { resend_cooldown_seconds: 0 } })).secret;
+    secret = (await harness.account({ otpSettings: { resend_cooldown_seconds: 0 } })).secret;
     // The first requests of a key write its last use and lease request tokens for this process
     // (src/keys/rate-lease.ts); later ones within a minute do neither.
     for (let i = 0; i < 3; i++) await harness.send(secret, { to: nextNumber() });
@@ -105,7 +106,7 @@ describe.skipIf(!LIVE)("round trips per send on PostgreSQL", () => {
         payload: JSON.stringify({
           to: nextNumber(),
           sender: "DAKIYA",
-          template_id: OTP_TEMPLATE,
+          template_id: OTP_TEMPLATE_ID,
           variables: { otp: "1234" },
         }),
         headers: { "content-type": "application/json", ...bearer(secret) },

@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getBalance, sumLedger } from "../../src/accounts/ledger.js";
@@ -19,11 +18,12 @@ import { type MessageView, toMessageView } from "../../src/messages/store.js";
 import { applyReceipt, applyReceipts, receiptsInBursts } from "../../src/receipts/receipts.js";
 import { sendSms } from "../../src/sms/send.js";
 import { startWorker } from "../../src/worker.js";
-import { openTestContext, TEST_SECRET, TestClock, testCarriers } from "../helpers/context.js";
+import { openTestContext, TestClock, testCarriers } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
 import { countQueued, drainQueue, waitFor } from "../helpers/delivery.js";
 import { registerDlt } from "../helpers/dlt-fixtures.js";
 import { createAccountWithKey } from "../helpers/fixtures.js";
+import { killProcess, startWorkerProcess } from "../helpers/server-process.js";
 
 const TEMPLATE_ID = "1107161234567890123";
 
@@ -596,7 +596,6 @@ describe.each(DIALECTS)("the delivery queue on %s", (dialect) => {
 });
 
 describe("a worker process killed mid-batch", () => {
-  const BIN = fileURLToPath(new URL("../../bin/dakiya.js", import.meta.url));
   let database: TestDatabase;
   let worker: ChildProcess | undefined;
 
@@ -605,22 +604,15 @@ describe("a worker process killed mid-batch", () => {
   });
 
   afterAll(async () => {
-    if (worker && worker.exitCode === null) worker.kill("SIGKILL");
+    await killProcess(worker);
     await database?.drop();
   });
 
-  function startWorkerProcess(): ChildProcess {
-    return spawn(process.execPath, [BIN, "worker"], {
-      env: {
-        ...process.env,
-        DATABASE_URL: database.url,
-        DAKIYA_SECRET: TEST_SECRET,
-        LOG_LEVEL: "warn",
-        WORKER_LEASE_SECONDS: "1",
-        WORKER_BATCH_SIZE: "25",
-        WORKER_POLL_INTERVAL_MS: "20",
-      },
-      stdio: ["ignore", "ignore", "inherit"],
+  function spawnWorker(): ChildProcess {
+    return startWorkerProcess(database.url, {
+      WORKER_LEASE_SECONDS: "1",
+      WORKER_BATCH_SIZE: "25",
+      WORKER_POLL_INTERVAL_MS: "20",
     });
   }
 
@@ -643,14 +635,14 @@ describe("a worker process killed mid-batch", () => {
           ).n,
         );
 
-      worker = startWorkerProcess();
+      worker = spawnWorker();
       await waitFor(async () => (await delivered()) >= 100, 20_000, 5);
       worker.kill("SIGKILL");
       await once(worker, "exit");
       const atKill = await delivered();
       expect(atKill).toBeLessThan(total);
 
-      worker = startWorkerProcess();
+      worker = spawnWorker();
       await waitFor(async () => (await delivered()) === total, 30_000);
       worker.kill("SIGTERM");
       expect((await once(worker, "exit"))[0]).toBe(0);

@@ -6,8 +6,8 @@ import { getOtp } from "../../src/otp/view.js";
 import { TestClock } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
 import { waitFor } from "../helpers/delivery.js";
-import { registerDlt } from "../helpers/dlt-fixtures.js";
-import { OTP_CONTENT, recordingCarrier } from "../helpers/otp.js";
+import { OTP_TEMPLATE_CONTENT, registerDlt } from "../helpers/dlt-fixtures.js";
+import { recordingCarrier } from "../helpers/otp.js";
 import { mobile, onWire, type RouteSpec, type RoutesRig, startRoutesRig } from "../helpers/smpp-routes.js";
 
 /*
@@ -44,7 +44,7 @@ describe.each(DIALECTS)("OTP SMS on a second route, on %s", (dialect) => {
     const current = rig;
     await registerDlt(current.ctx, current.accountId, {
       senders: [],
-      templates: [{ templateId: OTP_TEMPLATE_ID, content: OTP_CONTENT, senders: ["DAKIYA"] }],
+      templates: [{ templateId: OTP_TEMPLATE_ID, content: OTP_TEMPLATE_CONTENT, senders: ["DAKIYA"] }],
     });
     await updateOtpSettings(current.ctx, current.accountId, "live", {
       sms_template_id: OTP_TEMPLATE_ID,

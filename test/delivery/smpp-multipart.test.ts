@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { changeBalance, getBalance } from "../../src/accounts/ledger.js";
+import { getBalance } from "../../src/accounts/ledger.js";
 import type { AppContext } from "../../src/context.js";
 import { getMessageDetail } from "../../src/dashboard/messages.js";
 import type { Dialect } from "../../src/db/schema.js";
@@ -13,8 +13,7 @@ import { type RunningWorker, startWorker } from "../../src/worker.js";
 import { openTestContext, TEST_SECRET, testCarriers } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
 import { waitFor } from "../helpers/delivery.js";
-import { registerDlt } from "../helpers/dlt-fixtures.js";
-import { createTestAccount } from "../helpers/fixtures.js";
+import { createLiveSender } from "../helpers/dlt-fixtures.js";
 import { type ServerProcess, startServerProcess } from "../helpers/server-process.js";
 import { type ReceivedSubmit, startTestSmsc, type TestSmsc, type TestSmscOptions } from "../helpers/smsc.js";
 
@@ -46,19 +45,9 @@ function submitsByPart(smsc: TestSmsc): Record<number, number> {
 
 /** An account with ₹10,000 of live credits and a template whose messages take 2 SMS parts. */
 async function sendingAccount(ctx: AppContext) {
-  const accountId = await createTestAccount(ctx);
-  await changeBalance(ctx, {
-    accountId,
-    environment: "live",
-    amount: 100_000_000,
-    reason: "credits_added",
-    reference: null,
-  });
-  await registerDlt(ctx, accountId, {
-    senders: ["DAKIYA"],
-    templates: [{ templateId: LONG_TEMPLATE_ID, content: LONG_CONTENT }],
-  });
-  const principal = { accountId, environment: "live" as const, keyId: "key_test" };
+  const { accountId, principal } = await createLiveSender(ctx, [
+    { templateId: LONG_TEMPLATE_ID, content: LONG_CONTENT },
+  ]);
   const send = async () => {
     const message = await sendSms(ctx, principal, {
       to: "+919876543210",

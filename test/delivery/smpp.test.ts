@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { changeBalance, getBalance } from "../../src/accounts/ledger.js";
+import { getBalance } from "../../src/accounts/ledger.js";
 import { buildApp } from "../../src/app.js";
 import type { AppContext } from "../../src/context.js";
 import type { SmppCarrier } from "../../src/delivery/carriers/smpp.js";
@@ -8,8 +8,7 @@ import { type RunningWorker, startWorker } from "../../src/worker.js";
 import { openTestContext, testCarriers } from "../helpers/context.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { countQueued, waitFor } from "../helpers/delivery.js";
-import { registerDlt, TEST_ENTITY_ID } from "../helpers/dlt-fixtures.js";
-import { createTestAccount } from "../helpers/fixtures.js";
+import { createLiveSender, TEST_ENTITY_ID } from "../helpers/dlt-fixtures.js";
 import { startTestSmsc, type TestSmsc } from "../helpers/smsc.js";
 
 const TEMPLATE_ID = "1107161234567890123";
@@ -53,25 +52,13 @@ describe("live SMS over SMPP to a loopback SMSC", () => {
       },
     });
     const current = ctx;
-    const accountId = await createTestAccount(current);
-    await changeBalance(current, {
-      accountId,
-      environment: "live",
-      amount: 100_000_000,
-      reason: "credits_added",
-      reference: null,
-    });
-    await registerDlt(current, accountId, {
-      senders: ["DAKIYA"],
-      templates: [
-        { templateId: TEMPLATE_ID, content: "Your code is {#code#}. -Dakiya" },
-        {
-          templateId: HINDI_TEMPLATE_ID,
-          content: "नमस्ते {#name#}, आपका ऑर्डर भेज दिया गया है। {#details#} {#more#} {#extra#} धन्यवाद, दाकिया।",
-        },
-      ],
-    });
-    const principal = { accountId, environment: "live" as const, keyId: "key_test" };
+    const { accountId, principal } = await createLiveSender(current, [
+      { templateId: TEMPLATE_ID, content: "Your code is {#code#}. -Dakiya" },
+      {
+        templateId: HINDI_TEMPLATE_ID,
+        content: "नमस्ते {#name#}, आपका ऑर्डर भेज दिया गया है। {#details#} {#more#} {#extra#} धन्यवाद, दाकिया।",
+      },
+    ]);
     const send = (to = "+919876543210", code = "1234") =>
       sendSms(current, principal, { to, sender: "DAKIYA", template_id: TEMPLATE_ID, variables: { code } });
     const carriers = testCarriers(current);

@@ -1,46 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Template } from "../../src/dlt/registry.js";
-import { cliRunner, json, oneLineError } from "../helpers/cli.js";
-import { openTestContext } from "../helpers/context.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
-import { createTestAccount } from "../helpers/fixtures.js";
+import { cliAccount, json, oneLineError } from "../helpers/cli.js";
+import { TEST_ENTITY_ID } from "../helpers/dlt-fixtures.js";
 
-const SECRET = "cli-test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 const TEMPLATE_ID = "1107161234567890123";
-const ENTITY_ID = "1101456789012345678";
 const SLOW = 60_000;
 
-let database: TestDatabase;
-let env: NodeJS.ProcessEnv;
-let accountId: string;
-const { dakiya } = cliRunner(() => env);
-
-beforeAll(async () => {
-  database = await createTestDatabase("sqlite");
-  env = { ...process.env, DATABASE_URL: database.url, DAKIYA_SECRET: SECRET, LOG_LEVEL: "warn" };
-  // The account comes from the library, not a spawn: subprocesses are slow, and accounts have their own CLI test.
-  const ctx = await openTestContext(database.url);
-  try {
-    accountId = await createTestAccount(ctx);
-  } finally {
-    await ctx.close();
-  }
-});
-
-afterAll(async () => {
-  await database?.drop();
-});
+const cli = cliAccount();
+const { dakiya } = cli;
 
 function templateAdd(overrides: { category?: string; senders?: string } = {}): string[] {
   return [
     "template",
     "add",
     "--account",
-    accountId,
+    cli.accountId,
     "--template-id",
     TEMPLATE_ID,
     "--entity-id",
-    ENTITY_ID,
+    TEST_ENTITY_ID,
     "--name",
     "Login OTP",
     "--category",
@@ -57,7 +35,7 @@ describe("dakiya sender and template commands", () => {
     "registers a sender and a pasted DLT template, lists and deactivates it, and refuses bad input in one line",
     async () => {
       const sender = json<{ sender: string; created_at: string }>(
-        await dakiya("--json", "sender", "add", "--account", accountId, "--sender", "dakiya"),
+        await dakiya("--json", "sender", "add", "--account", cli.accountId, "--sender", "dakiya"),
       );
       expect(sender.sender).toBe("DAKIYA");
 
@@ -69,7 +47,7 @@ describe("dakiya sender and template commands", () => {
       const template = json<Template>(added);
       expect(template).toMatchObject({
         template_id: TEMPLATE_ID,
-        entity_id: ENTITY_ID,
+        entity_id: TEST_ENTITY_ID,
         name: "Login OTP",
         category: "transactional",
         content: "Your OTP is {#var1#} for {#var2#}. Don't share it.",
@@ -85,7 +63,7 @@ describe("dakiya sender and template commands", () => {
       expect(oneLineError(badCategory)).toMatch(/^dakiya: option '--category <category>' argument 'otp'/);
 
       const listed = json<{ data: Template[] }>(
-        await dakiya("--json", "template", "list", "--account", accountId),
+        await dakiya("--json", "template", "list", "--account", cli.accountId),
       );
       expect(Object.keys(listed)).toEqual(["data"]);
       expect(listed.data).toEqual([template]);
@@ -96,14 +74,14 @@ describe("dakiya sender and template commands", () => {
           "template",
           "deactivate",
           "--account",
-          accountId,
+          cli.accountId,
           "--template-id",
           TEMPLATE_ID,
         ),
       );
       expect(deactivated).toMatchObject({ id: template.id, status: "inactive" });
 
-      const human = await dakiya("template", "list", "--account", accountId);
+      const human = await dakiya("template", "list", "--account", cli.accountId);
       expect(human).toMatchObject({ code: 0, stderr: "" });
       const lines = human.stdout.trimEnd().split("\n");
       expect(lines).toHaveLength(1);

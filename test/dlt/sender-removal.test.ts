@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.js";
 import { changeBalance } from "../../src/accounts/ledger.js";
 import type { AppContext } from "../../src/context.js";
@@ -6,13 +6,12 @@ import { addSender, removeSender } from "../../src/dlt/registry.js";
 import type { App } from "../../src/http/types.js";
 import { createKey } from "../../src/keys/keys.js";
 import { getOtpSettings, updateOtpSettings } from "../../src/otp/settings.js";
-import { cliRunner, json } from "../helpers/cli.js";
-import { openTestContext } from "../helpers/context.js";
+import { cliAccount, json } from "../helpers/cli.js";
 import { dashboardRequest, type SignedIn, signIn } from "../helpers/dashboard.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
+import { DIALECTS } from "../helpers/database.js";
 import { drainQueue } from "../helpers/delivery.js";
 import { registerDlt } from "../helpers/dlt-fixtures.js";
-import { bearer, createTestAccount, TEST_PASSWORD } from "../helpers/fixtures.js";
+import { bearer, TEST_PASSWORD } from "../helpers/fixtures.js";
 import { useTestInstances } from "../helpers/instances.js";
 
 /*
@@ -165,44 +164,26 @@ describe.each(DIALECTS)("removing a sender on %s", (dialect) => {
 });
 
 describe("dakiya sender remove", () => {
-  let database: TestDatabase;
-  let env: NodeJS.ProcessEnv;
-  let accountId: string;
-  const { dakiya } = cliRunner(() => env);
-
-  beforeAll(async () => {
-    database = await createTestDatabase("sqlite");
-    env = {
-      ...process.env,
-      DATABASE_URL: database.url,
-      DAKIYA_SECRET: "cli-test-secret-0123456789abcdefghijklmnopqrstuvwxyz",
-      LOG_LEVEL: "warn",
-    };
-    const ctx = await openTestContext(database.url);
-    try {
-      accountId = await createTestAccount(ctx);
-      await registerDlt(ctx, accountId, {
-        senders: ["DAKIYA"],
-        templates: [{ templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code." }],
-      });
-      await updateOtpSettings(ctx, accountId, "sandbox", {
-        sms_template_id: OTP_TEMPLATE,
-        sms_sender: "DAKIYA",
-      });
-    } finally {
-      await ctx.close();
-    }
+  const cli = cliAccount(async (ctx, accountId) => {
+    await registerDlt(ctx, accountId, {
+      senders: ["DAKIYA"],
+      templates: [{ templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code." }],
+    });
+    await updateOtpSettings(ctx, accountId, "sandbox", {
+      sms_template_id: OTP_TEMPLATE,
+      sms_sender: "DAKIYA",
+    });
   });
-  afterAll(() => database?.drop());
+  const { dakiya } = cli;
 
   it("says which OTP settings lost the sender, and otp settings no longer shows it", async () => {
-    const text = await dakiya("sender", "remove", "--account", accountId, "--sender", "dakiya");
+    const text = await dakiya("sender", "remove", "--account", cli.accountId, "--sender", "dakiya");
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain("Removed sender DAKIYA.");
     expect(text.stdout).toContain("SMS OTPs (sandbox) have no sender now");
 
     const settings = json<{ sms_sender: string | null; sms_template_id: string }>(
-      await dakiya("--json", "otp", "settings", "--account", accountId, "--environment", "sandbox"),
+      await dakiya("--json", "otp", "settings", "--account", cli.accountId, "--environment", "sandbox"),
     );
     expect(settings).toMatchObject({ sms_template_id: OTP_TEMPLATE, sms_sender: null });
   }, 60_000);

@@ -1,12 +1,18 @@
 import { type ExecException, execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { AppContext } from "../../src/context.js";
+import { openTestContext } from "./context.js";
+import { createTestDatabase, type TestDatabase } from "./database.js";
+import { createTestAccount } from "./fixtures.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = fileURLToPath(new URL("../../bin/dakiya.js", import.meta.url));
 
 const execFileAsync = promisify(execFile);
+
+const CLI_SECRET = "cli-test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 
 export interface CliResult {
   code: number;
@@ -37,6 +43,62 @@ export function cliRunner(env: () => NodeJS.ProcessEnv): {
     }
   }
   return { dakiya };
+}
+
+/** What a CLI test file works on: its own SQLite database, the CLI's environment there, and an account. */
+export interface CliAccount {
+  readonly database: TestDatabase;
+  readonly env: NodeJS.ProcessEnv;
+  readonly accountId: string;
+  dakiya: (...args: string[]) => Promise<CliResult>;
+  /** Runs `use` on a context of the database, closed after it. */
+  withContext: <T>(use: (ctx: AppContext) => Promise<T>) => Promise<T>;
+}
+
+/**
+ * Before the file's tests: a SQLite database (dropped after them) and an account made through the
+ * library, then `prepare` for the file's own data (subprocesses are slow, and accounts, senders and
+ * templates have their own CLI tests).
+ */
+export function cliAccount(prepare?: (ctx: AppContext, accountId: string) => Promise<void>): CliAccount {
+  let database: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+  let accountId: string;
+
+  async function withContext<T>(use: (ctx: AppContext) => Promise<T>): Promise<T> {
+    const ctx = await openTestContext(database.url);
+    try {
+      return await use(ctx);
+    } finally {
+      await ctx.close();
+    }
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+    env = { ...process.env, DATABASE_URL: database.url, DAKIYA_SECRET: CLI_SECRET, LOG_LEVEL: "warn" };
+    await withContext(async (ctx) => {
+      accountId = await createTestAccount(ctx);
+      await prepare?.(ctx, accountId);
+    });
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  return {
+    get database() {
+      return database;
+    },
+    get env() {
+      return env;
+    },
+    get accountId() {
+      return accountId;
+    },
+    dakiya: cliRunner(() => env).dakiya,
+    withContext,
+  };
 }
 
 /** The one JSON object a successful `--json` command prints: one line on stdout, nothing on stderr. */

@@ -1,8 +1,10 @@
+import { changeBalance } from "../../src/accounts/ledger.js";
 import type { AppContext } from "../../src/context.js";
-import type { TemplateCategory, TemplateStatus } from "../../src/db/schema.js";
+import type { Environment, TemplateCategory, TemplateStatus } from "../../src/db/schema.js";
 import { addSender, addTemplate, setTemplateStatus, type Template } from "../../src/dlt/registry.js";
+import type { KeyPrincipal } from "../../src/keys/authenticate.js";
 import { type OtpSettings, updateOtpSettings } from "../../src/otp/settings.js";
-import { createAccountWithKey } from "./fixtures.js";
+import { createAccountWithKey, createTestAccount } from "./fixtures.js";
 
 /** A 19-digit DLT principal entity id: beyond Number.MAX_SAFE_INTEGER, as real ones are. */
 export const TEST_ENTITY_ID = "1101456789012345678";
@@ -50,30 +52,62 @@ export async function registerDlt(
 }
 
 export const SMS_TEMPLATE_ID = "1107161234567890123";
+export const SMS_TEMPLATE_CONTENT = "Order {#ref#} is confirmed.";
+/** Exactly one placeholder, {#otp#}, as an OTP template must have. */
 export const OTP_TEMPLATE_ID = "1107161234567890124";
+export const OTP_TEMPLATE_CONTENT = "{#otp#} is your Dakiya code. Do not share it.";
+
+export interface SendingAccountOptions {
+  environment?: Environment;
+  /** Set over the SMS template and sender; null leaves the account without OTP settings. */
+  otpSettings?: Partial<OtpSettings> | null;
+}
 
 /**
- * A sandbox account with `credits` and a key, ready to send SMS (sender DAKIYA, template
- * SMS_TEMPLATE_ID with a `ref` variable) and OTPs by SMS (template OTP_TEMPLATE_ID), with
- * `otpSettings` besides.
+ * An account with a key and `credits` in `environment` (sandbox unless given), ready to send SMS
+ * (sender DAKIYA, template SMS_TEMPLATE_ID with a `ref` variable) and OTPs by SMS (template
+ * OTP_TEMPLATE_ID set in its OTP settings, with `otpSettings` over it).
  */
 export async function createSendingAccount(
   ctx: AppContext,
   credits: number,
-  otpSettings: Partial<OtpSettings> = {},
+  options: SendingAccountOptions = {},
 ): ReturnType<typeof createAccountWithKey> {
-  const account = await createAccountWithKey(ctx, "sandbox", credits);
+  const environment = options.environment ?? "sandbox";
+  const account = await createAccountWithKey(ctx, environment, credits);
   await registerDlt(ctx, account.accountId, {
     senders: ["DAKIYA"],
     templates: [
-      { templateId: SMS_TEMPLATE_ID, content: "Order {#ref#} is confirmed." },
-      { templateId: OTP_TEMPLATE_ID, content: "{#otp#} is your Dakiya code. Do not share it." },
+      { templateId: SMS_TEMPLATE_ID, content: SMS_TEMPLATE_CONTENT },
+      { templateId: OTP_TEMPLATE_ID, content: OTP_TEMPLATE_CONTENT },
     ],
   });
-  await updateOtpSettings(ctx, account.accountId, "sandbox", {
-    sms_template_id: OTP_TEMPLATE_ID,
-    sms_sender: "DAKIYA",
-    ...otpSettings,
-  });
+  if (options.otpSettings !== null) {
+    await updateOtpSettings(ctx, account.accountId, environment, {
+      sms_template_id: OTP_TEMPLATE_ID,
+      sms_sender: "DAKIYA",
+      ...options.otpSettings,
+    });
+  }
   return account;
+}
+
+/**
+ * An account with ₹10,000 of live credits, sender DAKIYA and `templates`, and the principal a live
+ * key of it would give, for calling sendSms directly (no key is made).
+ */
+export async function createLiveSender(
+  ctx: AppContext,
+  templates: TemplateSpec[],
+): Promise<{ accountId: string; principal: KeyPrincipal }> {
+  const accountId = await createTestAccount(ctx);
+  await changeBalance(ctx, {
+    accountId,
+    environment: "live",
+    amount: 100_000_000,
+    reason: "credits_added",
+    reference: null,
+  });
+  await registerDlt(ctx, accountId, { senders: ["DAKIYA"], templates });
+  return { accountId, principal: { accountId, environment: "live", keyId: "key_test" } };
 }

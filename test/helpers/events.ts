@@ -5,18 +5,12 @@ import type { Dialect, Environment } from "../../src/db/schema.js";
 import type { EventView } from "../../src/events/outbox.js";
 import type { App } from "../../src/http/types.js";
 import type { MessageView } from "../../src/messages/store.js";
-import { updateOtpSettings } from "../../src/otp/settings.js";
 import { UNLIMITED_REQUESTS } from "./context.js";
-import { registerDlt } from "./dlt-fixtures.js";
-import { bearer, createAccountWithKey } from "./fixtures.js";
+import { createSendingAccount, SMS_TEMPLATE_ID } from "./dlt-fixtures.js";
+import { bearer } from "./fixtures.js";
 import { type TestInstance, useTestInstances } from "./instances.js";
 
 /* Shared by test/events/events.test.ts and test/sms/sms-list.test.ts. */
-
-/** 19-digit DLT template ids: one for orders, one for OTPs (with exactly one {#otp#}). */
-export const ORDER_TEMPLATE = "1107161234567890200";
-export const OTP_TEMPLATE = "1107161234567890201";
-export const OTP_CONTENT = "{#otp#} is your Dakiya code. Do not share it.";
 
 import { HUNDRED_RUPEES } from "./otp.js";
 
@@ -56,21 +50,9 @@ export function useEventsHarness(dialect: Dialect) {
     return instances.openInstance();
   }
 
-  /** An account with a key and credits in `environment`, the order and OTP templates, and OTP settings. */
-  async function account(environment: Environment = "sandbox") {
-    const created = await createAccountWithKey(ctx, environment, HUNDRED_RUPEES);
-    await registerDlt(ctx, created.accountId, {
-      senders: ["DAKIYA"],
-      templates: [
-        { templateId: ORDER_TEMPLATE, content: "Hi {#name#}, your order {#order#} has shipped." },
-        { templateId: OTP_TEMPLATE, content: OTP_CONTENT },
-      ],
-    });
-    await updateOtpSettings(ctx, created.accountId, environment, {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: "DAKIYA",
-    });
-    return created;
+  /** A sending account (createSendingAccount) with ₹100 in `environment`. */
+  function account(environment: Environment = "sandbox") {
+    return createSendingAccount(ctx, HUNDRED_RUPEES, { environment });
   }
 
   function post(secret: string, url: string, body: unknown) {
@@ -86,8 +68,8 @@ export function useEventsHarness(dialect: Dialect) {
     const response = await post(secret, "/v2/sms/send", {
       to,
       sender: "DAKIYA",
-      template_id: ORDER_TEMPLATE,
-      variables: { name: "Asha", order: "A-77" },
+      template_id: SMS_TEMPLATE_ID,
+      variables: { ref: "A-77" },
       ...(reference === undefined ? {} : { reference }),
     });
     expect(response.statusCode, response.body).toBe(202);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createAccount } from "../../src/accounts/accounts.js";
 import { changeBalance } from "../../src/accounts/ledger.js";
 import type { AppContext } from "../../src/context.js";
-import type { Environment } from "../../src/db/schema.js";
+import type { Db, Environment } from "../../src/db/schema.js";
 import { createKey } from "../../src/keys/keys.js";
 
 export const TEST_PASSWORD = "correct horse battery staple";
@@ -33,6 +33,28 @@ export async function createAccountWithKey(
     });
   }
   return { accountId, keyId: key.id, secret: key.secret };
+}
+
+/** What a send can change for an account, to compare before and after: both balances, the ledger's ids, its messages' ids. */
+export async function sendStateOf(
+  db: Db,
+  accountId: string,
+): Promise<{ balances: string[]; ledger: string[]; messages: string[] }> {
+  const [balances, ledger, messages] = await Promise.all([
+    db
+      .selectFrom("balances")
+      .select(["environment", "balance"])
+      .where("account_id", "=", accountId)
+      .orderBy("environment")
+      .execute(),
+    db.selectFrom("ledger_entries").select("id").where("account_id", "=", accountId).orderBy("id").execute(),
+    db.selectFrom("messages").select("id").where("account_id", "=", accountId).orderBy("id").execute(),
+  ]);
+  return {
+    balances: balances.map((row) => `${row.environment}:${Number(row.balance)}`),
+    ledger: ledger.map((row) => row.id),
+    messages: messages.map((row) => row.id),
+  };
 }
 
 export function bearer(secret: string): Record<string, string> {

@@ -5,18 +5,13 @@ import type { Dialect, Environment } from "../../src/db/schema.js";
 import type { Carrier, OutboundMessage } from "../../src/delivery/carrier.js";
 import type { App } from "../../src/http/types.js";
 import { createLogger } from "../../src/lib/logger.js";
-import { type OtpSettings, updateOtpSettings } from "../../src/otp/settings.js";
 import { type TestClock, UNLIMITED_REQUESTS } from "./context.js";
 import { drainQueue } from "./delivery.js";
-import { registerDlt } from "./dlt-fixtures.js";
-import { bearer, createAccountWithKey } from "./fixtures.js";
+import { createSendingAccount, type SendingAccountOptions } from "./dlt-fixtures.js";
+import { bearer, sendStateOf } from "./fixtures.js";
 import { type InstanceOptions, type TestInstance, useTestInstances } from "./instances.js";
 
 /* Shared by the OTP test files (test/otp-*.test.ts): fixtures, and a harness per dialect. */
-
-/** A 19-digit DLT template id with exactly one placeholder, {#otp#}. */
-export const OTP_TEMPLATE = "1107161234567890123";
-export const OTP_CONTENT = "{#otp#} is your Dakiya code. Do not share it.";
 
 /** ₹100 in 1/10,000 INR. */
 export const HUNDRED_RUPEES = 1_000_000;
@@ -142,27 +137,9 @@ export function useOtpHarness(dialect: Dialect) {
     return instances.openInstance(options);
   }
 
-  /**
-   * An account with a key in `environment`, credits there, the OTP template and sender registered
-   * and set in its OTP settings (unless `settings` is null).
-   */
-  async function account(
-    options: { environment?: Environment; credits?: number; settings?: Partial<OtpSettings> | null } = {},
-  ) {
-    const environment = options.environment ?? "sandbox";
-    const created = await createAccountWithKey(ctx, environment, options.credits ?? HUNDRED_RUPEES);
-    await registerDlt(ctx, created.accountId, {
-      senders: ["DAKIYA"],
-      templates: [{ templateId: OTP_TEMPLATE, content: OTP_CONTENT }],
-    });
-    if (options.settings !== null) {
-      await updateOtpSettings(ctx, created.accountId, environment, {
-        sms_template_id: OTP_TEMPLATE,
-        sms_sender: "DAKIYA",
-        ...options.settings,
-      });
-    }
-    return created;
+  /** A sending account (createSendingAccount), with ₹100 unless `credits` says otherwise. */
+  function account(options: SendingAccountOptions & { credits?: number } = {}) {
+    return createSendingAccount(ctx, options.credits ?? HUNDRED_RUPEES, options);
   }
 
   function send(secret: string, body: Body, options: { target?: App; idempotencyKey?: string } = {}) {
@@ -269,20 +246,8 @@ export function useOtpHarness(dialect: Dialect) {
 
   /** Everything a send could change for an account: balances, ledger, messages, OTPs. */
   async function stateOf(accountId: string) {
-    const [balances, ledger, messages, otps] = await Promise.all([
-      ctx.db
-        .selectFrom("balances")
-        .select(["environment", "balance"])
-        .where("account_id", "=", accountId)
-        .orderBy("environment")
-        .execute(),
-      ctx.db
-        .selectFrom("ledger_entries")
-        .select("id")
-        .where("account_id", "=", accountId)
-        .orderBy("id")
-        .execute(),
-      ctx.db.selectFrom("messages").select("id").where("account_id", "=", accountId).orderBy("id").execute(),
+    const [state, otps] = await Promise.all([
+      sendStateOf(ctx.db, accountId),
       ctx.db
         .selectFrom("otps")
         .select(["id", "status", "sends", "attempts"])
@@ -291,9 +256,7 @@ export function useOtpHarness(dialect: Dialect) {
         .execute(),
     ]);
     return {
-      balances: balances.map((row) => `${row.environment}:${Number(row.balance)}`),
-      ledger: ledger.map((row) => row.id),
-      messages: messages.map((row) => row.id),
+      ...state,
       otps: otps.map((row) => `${row.id}:${row.status}:${Number(row.sends)}:${Number(row.attempts)}`),
     };
   }

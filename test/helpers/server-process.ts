@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { BIN, ROOT } from "./cli.js";
+import { TEST_SECRET } from "./context.js";
 
 export interface ServerProcess {
   /** `http://127.0.0.1:<port>` */
@@ -32,12 +33,7 @@ export async function startServerProcess(
     stderr = (stderr + chunk).slice(-4_000);
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const kill = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, "exit");
-    child.kill("SIGKILL");
-    await exited;
-  };
+  const kill = () => killProcess(child);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`serve did not start in ${startTimeoutMs / 1000} s: ${stderr}`)),
@@ -62,4 +58,24 @@ export async function startServerProcess(
     throw error;
   });
   return { url, child, kill };
+}
+
+/**
+ * Starts `dakiya worker` as its own process on `databaseUrl` with the test secret, `env` added to
+ * this process's environment, its warnings and errors on this process's stderr.
+ */
+export function startWorkerProcess(databaseUrl: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
+  return spawn(process.execPath, [BIN, "worker"], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: databaseUrl, DAKIYA_SECRET: TEST_SECRET, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+/** Ends `child` at once, as a power cut would, unless it is gone already, and waits for it to be gone. */
+export async function killProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGKILL");
+  await exited;
 }

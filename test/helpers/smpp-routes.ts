@@ -2,21 +2,20 @@ import { randomBytes } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { changeBalance } from "../../src/accounts/ledger.js";
 import { loadConfig } from "../../src/config.js";
 import type { AppContext } from "../../src/context.js";
 import type { Carriers } from "../../src/delivery/carrier.js";
 import type { CarrierMeter, SubmitOutcome } from "../../src/delivery/carrier-meter.js";
 import { createSandboxCarrier } from "../../src/delivery/carriers/sandbox.js";
 import { createSmppCarrier, type SmppCarrier } from "../../src/delivery/carriers/smpp.js";
+import type { KeyPrincipal } from "../../src/keys/authenticate.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { applyReceipt } from "../../src/receipts/receipts.js";
 import { sendSms } from "../../src/sms/send.js";
 import { type RunningWorker, startWorker } from "../../src/worker.js";
 import { openTestContext } from "./context.js";
 import { countQueued, waitFor } from "./delivery.js";
-import { registerDlt } from "./dlt-fixtures.js";
-import { createTestAccount } from "./fixtures.js";
+import { createLiveSender } from "./dlt-fixtures.js";
 import { startTestSmsc, type TestSmsc, type TestSmscOptions } from "./smsc.js";
 
 /* Several loopback SMSCs as SMPP_ROUTES routes, and a worker sending through them (test/routes-*.test.ts). */
@@ -65,7 +64,7 @@ export interface RoutesRig {
   readonly carrier: SmppCarrier;
   meter: RecordingMeter;
   accountId: string;
-  principal: { accountId: string; environment: "live"; keyId: string };
+  principal: KeyPrincipal;
   /** Queues a live SMS to `to`. */
   send(to: string, code?: string): Promise<{ id: string }>;
   /** Messages sent so far, by id. */
@@ -120,19 +119,9 @@ export async function startRoutesRig(
   const newCarrier = () =>
     createSmppCarrier(routes, { log: ctx.log, onReceipt: (receipt) => applyReceipt(ctx, receipt), meter });
   let carrier = newCarrier();
-  const accountId = await createTestAccount(ctx);
-  await changeBalance(ctx, {
-    accountId,
-    environment: "live",
-    amount: 100_000_000,
-    reason: "credits_added",
-    reference: null,
-  });
-  await registerDlt(ctx, accountId, {
-    senders: ["DAKIYA"],
-    templates: [{ templateId: ROUTE_TEMPLATE_ID, content: "Your code is {#code#}. -Dakiya" }],
-  });
-  const principal = { accountId, environment: "live" as const, keyId: "key_test" };
+  const { accountId, principal } = await createLiveSender(ctx, [
+    { templateId: ROUTE_TEMPLATE_ID, content: "Your code is {#code#}. -Dakiya" },
+  ]);
   let worker: RunningWorker | undefined;
   const rig: RoutesRig = {
     ctx,

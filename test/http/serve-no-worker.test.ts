@@ -1,12 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, ROOT } from "../helpers/cli.js";
 import { openTestContext, TEST_SECRET } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
 import { registerDlt } from "../helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "../helpers/fixtures.js";
-import { type ServerProcess, startServerProcess } from "../helpers/server-process.js";
+import {
+  killProcess,
+  type ServerProcess,
+  startServerProcess,
+  startWorkerProcess,
+} from "../helpers/server-process.js";
 
 /*
  * `dakiya serve --no-worker` answers the API and leaves delivery to a `dakiya worker` process
@@ -22,11 +25,7 @@ describe.each(DIALECTS)("dakiya serve --no-worker on %s", (dialect) => {
 
   afterAll(async () => {
     await server?.kill();
-    if (worker && worker.exitCode === null && worker.signalCode === null) {
-      const exited = once(worker, "exit");
-      worker.kill("SIGKILL");
-      await exited;
-    }
+    await killProcess(worker);
     await database?.drop();
   });
 
@@ -63,11 +62,7 @@ describe.each(DIALECTS)("dakiya serve --no-worker on %s", (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await statusOf()).toBe("queued");
 
-    worker = spawn(process.execPath, [BIN, "worker"], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: "warn", ...env },
-      stdio: "ignore",
-    });
+    worker = startWorkerProcess(database.url, env);
     let status = "queued";
     for (let attempt = 0; attempt < 100 && status === "queued"; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

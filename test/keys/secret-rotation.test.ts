@@ -3,14 +3,12 @@ import { buildApp } from "../../src/app.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { systemClock } from "../../src/lib/clock.js";
-import { updateOtpSettings } from "../../src/otp/settings.js";
 import { startWorker } from "../../src/worker.js";
 import { openTestContext, testCarriers, UNLIMITED_REQUESTS } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
 import { waitFor } from "../helpers/delivery.js";
-import { registerDlt } from "../helpers/dlt-fixtures.js";
-import { bearer, createAccountWithKey } from "../helpers/fixtures.js";
-import { OTP_CONTENT, OTP_TEMPLATE } from "../helpers/otp.js";
+import { createSendingAccount } from "../helpers/dlt-fixtures.js";
+import { bearer } from "../helpers/fixtures.js";
 import { startReceiver, verify, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 /*
@@ -50,16 +48,8 @@ describe.each(DIALECTS)("a new DAKIYA_SECRET on %s", (dialect) => {
     // Under the old secret: a webhook endpoint and an OTP left pending.
     ctx = await openTestContext(database.url, { clock, env: { ...env, DAKIYA_SECRET: OLD_SECRET } });
     app = await buildApp(ctx);
-    const account = await createAccountWithKey(ctx, "sandbox", 1_000_000);
-    secret = account.secret;
-    await registerDlt(ctx, account.accountId, {
-      templates: [{ templateId: OTP_TEMPLATE, content: OTP_CONTENT }],
-    });
-    await updateOtpSettings(ctx, account.accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: "DAKIYA",
-      resend_cooldown_seconds: 0,
-    });
+    secret = (await createSendingAccount(ctx, 1_000_000, { otpSettings: { resend_cooldown_seconds: 0 } }))
+      .secret;
     const created = await call("POST", "/v2/webhooks", { url: receiver.url, events: ["webhook.test"] });
     expect(created.statusCode, created.body).toBe(201);
     endpointId = created.json<{ id: string }>().id;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,7 +17,6 @@ import { updateOtpSettings } from "../../src/otp/settings.js";
 import { startServer } from "../../src/server.js";
 import { createEndpoint } from "../../src/webhooks/endpoints.js";
 import { startWorker } from "../../src/worker.js";
-import { BIN, ROOT } from "../helpers/cli.js";
 import {
   openTestContext,
   TEST_SECRET,
@@ -31,12 +30,18 @@ import {
   createSendingAccount,
   OTP_TEMPLATE_ID,
   registerDlt,
+  SMS_TEMPLATE_CONTENT,
   SMS_TEMPLATE_ID,
 } from "../helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "../helpers/fixtures.js";
 import { CARRIER_REJECTED, DND_BLOCKED, NO_RECEIPT, nextNumber } from "../helpers/otp.js";
 import { type Exposition, has, parseExposition, total } from "../helpers/prometheus.js";
-import { type ServerProcess, startServerProcess } from "../helpers/server-process.js";
+import {
+  killProcess,
+  type ServerProcess,
+  startServerProcess,
+  startWorkerProcess,
+} from "../helpers/server-process.js";
 import { startTestSmsc, type TestSmsc } from "../helpers/smsc.js";
 import { startReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
@@ -78,7 +83,9 @@ async function openHarness(dialect: Dialect, env: NodeJS.ProcessEnv = {}) {
     env: { ...UNLIMITED_REQUESTS, WEBHOOK_ALLOW_PRIVATE: "true", ...env },
   });
   const app = await buildApp(ctx);
-  const account = await createSendingAccount(ctx, 10_000_000, { resend_cooldown_seconds: 0 });
+  const account = await createSendingAccount(ctx, 10_000_000, {
+    otpSettings: { resend_cooldown_seconds: 0 },
+  });
   return {
     database,
     clock,
@@ -513,11 +520,7 @@ describe.each(DIALECTS)("serve --no-worker beside dakiya worker on %s", (dialect
 
   afterAll(async () => {
     await server?.kill();
-    if (worker && worker.exitCode === null && worker.signalCode === null) {
-      const exited = once(worker, "exit");
-      worker.kill("SIGKILL");
-      await exited;
-    }
+    await killProcess(worker);
     await database?.drop();
   });
 
@@ -528,7 +531,7 @@ describe.each(DIALECTS)("serve --no-worker beside dakiya worker on %s", (dialect
     const setup = await openTestContext(database.url);
     const { accountId, secret } = await createAccountWithKey(setup, "sandbox", 1_000_000);
     await registerDlt(setup, accountId, {
-      templates: [{ templateId: SMS_TEMPLATE_ID, content: "Order {#ref#} is confirmed." }],
+      templates: [{ templateId: SMS_TEMPLATE_ID, content: SMS_TEMPLATE_CONTENT }],
     });
     await setup.close();
 
@@ -536,11 +539,7 @@ describe.each(DIALECTS)("serve --no-worker beside dakiya worker on %s", (dialect
     const apiMetrics = await freePort();
     server = await startServerProcess({ ...env, METRICS_PORT: String(apiMetrics) }, ["--no-worker"]);
     const workerMetrics = await freePort();
-    worker = spawn(process.execPath, [BIN, "worker"], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: "warn", ...env, METRICS_PORT: String(workerMetrics) },
-      stdio: "ignore",
-    });
+    worker = startWorkerProcess(database.url, { ...env, METRICS_PORT: String(workerMetrics) });
     const scrapeAt = async (port: number) => {
       const response = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(response.status).toBe(200);
@@ -611,7 +610,7 @@ describe.each(DIALECTS)("carrier metrics over SMPP on %s", (dialect) => {
     const app = await buildApp(ctx);
     const { accountId, secret } = await createAccountWithKey(ctx, "live", 10_000_000);
     await registerDlt(ctx, accountId, {
-      templates: [{ templateId: SMS_TEMPLATE_ID, content: "Order {#ref#} is confirmed." }],
+      templates: [{ templateId: SMS_TEMPLATE_ID, content: SMS_TEMPLATE_CONTENT }],
     });
     const worker = startWorker(ctx, testCarriers(ctx), { pollIntervalMs: 10 });
     try {

@@ -6,15 +6,9 @@ import { sendDueFallbacks } from "../../src/otp/fallback.js";
 import { getOtpSettings, updateOtpSettings } from "../../src/otp/settings.js";
 import { DIALECTS } from "../helpers/database.js";
 import { drainQueue } from "../helpers/delivery.js";
+import { OTP_TEMPLATE_ID } from "../helpers/dlt-fixtures.js";
 import { bearer } from "../helpers/fixtures.js";
-import {
-  type Body,
-  NO_RECEIPT,
-  nextNumber,
-  OTP_TEMPLATE,
-  recordingCarrier,
-  useOtpHarness,
-} from "../helpers/otp.js";
+import { type Body, NO_RECEIPT, nextNumber, recordingCarrier, useOtpHarness } from "../helpers/otp.js";
 
 /* Channels and charging: prices, channel setup (channel_not_configured, a removed sender), refused requests, balance. */
 
@@ -131,7 +125,7 @@ describe.each(DIALECTS)("OTP channels on %s", (dialect) => {
     });
 
     it("SMS without the OTP settings → 422 channel_not_configured; WhatsApp and voice need none in sandbox", async () => {
-      const { accountId, secret } = await account({ settings: null });
+      const { accountId, secret } = await account({ otpSettings: null });
       const before = await stateOf(accountId);
       const refused = await send(secret, { to: nextNumber() });
       expect(refused.statusCode, refused.body).toBe(422);
@@ -194,7 +188,7 @@ describe.each(DIALECTS)("OTP channels on %s", (dialect) => {
     it("stops SMS OTPs under it: 422 channel_not_configured, nothing charged, no SMS fallback", async () => {
       const { accountId, secret } = await account();
       await updateOtpSettings(ctx, accountId, "live", {
-        sms_template_id: OTP_TEMPLATE,
+        sms_template_id: OTP_TEMPLATE_ID,
         sms_sender: "DAKIYA",
       });
       const pending = await sentOtp(secret);
@@ -220,7 +214,7 @@ describe.each(DIALECTS)("OTP channels on %s", (dialect) => {
       // Both environments' settings lost it, in the removal's transaction.
       expect(removed).toMatchObject({ otp_settings_cleared: ["live", "sandbox"] });
       expect(await getOtpSettings(ctx.db, accountId, "sandbox")).toMatchObject({
-        sms_template_id: OTP_TEMPLATE,
+        sms_template_id: OTP_TEMPLATE_ID,
         sms_sender: null,
       });
 

@@ -1,53 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getOtpSettings, type OtpSettings } from "../../src/otp/settings.js";
-import { cliRunner, json, oneLineError } from "../helpers/cli.js";
-import { openTestContext } from "../helpers/context.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+import { cliAccount, json, oneLineError } from "../helpers/cli.js";
 import { registerDlt } from "../helpers/dlt-fixtures.js";
-import { createTestAccount } from "../helpers/fixtures.js";
 
-const SECRET = "cli-test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 const OTP_TEMPLATE = "1107161234567890123";
 const TWO_PLACEHOLDERS = "1107161234567890124";
 const SLOW = 60_000;
 
-let database: TestDatabase;
-let env: NodeJS.ProcessEnv;
-let accountId: string;
-const { dakiya } = cliRunner(() => env);
+const cli = cliAccount(async (ctx, accountId) => {
+  await registerDlt(ctx, accountId, {
+    senders: ["DAKIYA"],
+    templates: [
+      { templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code. Do not share it." },
+      { templateId: TWO_PLACEHOLDERS, content: "Hi {#name#}, {#otp#} is your code." },
+    ],
+  });
+});
+const { dakiya } = cli;
 
 type PrintedSettings = OtpSettings & { account: string; environment: string };
 
-beforeAll(async () => {
-  database = await createTestDatabase("sqlite");
-  env = { ...process.env, DATABASE_URL: database.url, DAKIYA_SECRET: SECRET, LOG_LEVEL: "warn" };
-  // Account, sender and templates come from the library: subprocesses are slow, and these have their own CLI tests.
-  const ctx = await openTestContext(database.url);
-  try {
-    accountId = await createTestAccount(ctx);
-    await registerDlt(ctx, accountId, {
-      senders: ["DAKIYA"],
-      templates: [
-        { templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code. Do not share it." },
-        { templateId: TWO_PLACEHOLDERS, content: "Hi {#name#}, {#otp#} is your code." },
-      ],
-    });
-  } finally {
-    await ctx.close();
-  }
-});
-
-afterAll(async () => {
-  await database?.drop();
-});
-
-async function storedSettings(environment: "live" | "sandbox"): Promise<OtpSettings> {
-  const ctx = await openTestContext(database.url);
-  try {
-    return await getOtpSettings(ctx.db, accountId, environment);
-  } finally {
-    await ctx.close();
-  }
+function storedSettings(environment: "live" | "sandbox"): Promise<OtpSettings> {
+  return cli.withContext((ctx) => getOtpSettings(ctx.db, cli.accountId, environment));
 }
 
 describe("dakiya otp settings", () => {
@@ -60,7 +34,7 @@ describe("dakiya otp settings", () => {
           "otp",
           "settings",
           "--account",
-          accountId,
+          cli.accountId,
           "--environment",
           "sandbox",
           "--sms-template-id",
@@ -74,7 +48,7 @@ describe("dakiya otp settings", () => {
         ),
       );
       expect(printed).toEqual({
-        account: accountId,
+        account: cli.accountId,
         environment: "sandbox",
         expiry_seconds: 600,
         max_attempts: 3,
@@ -99,7 +73,7 @@ describe("dakiya otp settings", () => {
       // Without changes it shows them; a test number can be removed again.
       expect(
         json<PrintedSettings>(
-          await dakiya("--json", "otp", "settings", "--account", accountId, "--environment", "sandbox"),
+          await dakiya("--json", "otp", "settings", "--account", cli.accountId, "--environment", "sandbox"),
         ),
       ).toEqual(printed);
       const removed = json<PrintedSettings>(
@@ -108,7 +82,7 @@ describe("dakiya otp settings", () => {
           "otp",
           "settings",
           "--account",
-          accountId,
+          cli.accountId,
           "--environment",
           "sandbox",
           "--remove-test-number",
@@ -123,7 +97,7 @@ describe("dakiya otp settings", () => {
   it(
     "refuses bad values with one line on stderr and changes nothing",
     async () => {
-      const base = ["--json", "otp", "settings", "--account", accountId, "--environment", "sandbox"];
+      const base = ["--json", "otp", "settings", "--account", cli.accountId, "--environment", "sandbox"];
       const before = await storedSettings("sandbox");
       const results = await Promise.all([
         dakiya(...base, "--max-attempts", "50"),
@@ -143,7 +117,7 @@ describe("dakiya otp settings", () => {
           "--environment",
           "sandbox",
         ),
-        dakiya("--json", "otp", "settings", "--account", accountId, "--environment", "staging"),
+        dakiya("--json", "otp", "settings", "--account", cli.accountId, "--environment", "staging"),
       ]);
       const lines = results.map((result) => oneLineError(result));
       expect(lines[0]).toMatch(/max_attempts/);

@@ -53,7 +53,7 @@ describe.each(DIALECTS)("concurrent OTP sends of one account on %s", (dialect) =
 
   it("sends to one number at once, each with a new code: exactly the number's hourly limit go through", async () => {
     const targets = await instances({ OTP_MAX_SENDS_PER_NUMBER_PER_HOUR: "3" });
-    const { accountId, secret } = await account({ settings: { resend_cooldown_seconds: 0 } });
+    const { accountId, secret } = await account({ otpSettings: { resend_cooldown_seconds: 0 } });
     const to = nextNumber();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

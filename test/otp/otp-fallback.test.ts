@@ -61,7 +61,7 @@ describe.each(DIALECTS)("OTP fallback on %s", (dialect) => {
     });
 
     it("sends no fallback for an approved OTP", async () => {
-      const { accountId, secret } = await account({ settings: { fallback_after_seconds: 20 } });
+      const { accountId, secret } = await account({ otpSettings: { fallback_after_seconds: 20 } });
       const otp = await sendOk(secret, { to: NO_RECEIPT, channel: "sms", fallback: "voice" });
       const code = await deliveredCode(secret, NO_RECEIPT, otp.message_id);
       expect((await verifyOk(secret, NO_RECEIPT, code)).reason).toBe("approved");

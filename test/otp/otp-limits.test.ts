@@ -28,7 +28,7 @@ describe.each(DIALECTS)("OTP send limits on %s", (dialect) => {
     });
 
     it("sends at most 10 OTPs an hour to one number, then 429 rate_limited until the hour has passed", async () => {
-      const { accountId, secret } = await account({ settings: { resend_cooldown_seconds: 0 } });
+      const { accountId, secret } = await account({ otpSettings: { resend_cooldown_seconds: 0 } });
       const to = nextNumber();
       clock.advance((60_000 - (clock.now().getTime() % 60_000)) / 1000); // to the start of a minute
       const firstAt = clock.now().getTime();

@@ -40,9 +40,11 @@ describe.each(DIALECTS)("OTP sends and verifications racing on %s", (dialect) =>
     database = await createTestDatabase(dialect);
     ctx = await openTestContext(database.url, { clock: systemClock });
     ({ accountId, secret } = await createSendingAccount(ctx, CREDITS, {
-      resend_cooldown_seconds: 0,
-      max_attempts: MAX_ATTEMPTS,
-      expiry_seconds: 600,
+      otpSettings: {
+        resend_cooldown_seconds: 0,
+        max_attempts: MAX_ATTEMPTS,
+        expiry_seconds: 600,
+      },
     }));
     const env = {
       DATABASE_URL: database.url,

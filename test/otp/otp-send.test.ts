@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../../src/context.js";
 import { DIALECTS } from "../helpers/database.js";
 import { drainQueue } from "../helpers/delivery.js";
+import { OTP_TEMPLATE_ID } from "../helpers/dlt-fixtures.js";
 import {
   type Body,
   codeIn,
   type InboxItem,
   isoIn,
   nextNumber,
-  OTP_TEMPLATE,
   type OtpResponse,
   useOtpHarness,
   wrong,
@@ -114,7 +114,7 @@ describe.each(DIALECTS)("OTP send on %s", (dialect) => {
         channel: "sms",
         to,
         sender: "DAKIYA",
-        template_id: OTP_TEMPLATE,
+        template_id: OTP_TEMPLATE_ID,
         text: "****** is your Dakiya code. Do not share it.",
         segments: 1,
         cost: "0.2500",
@@ -129,7 +129,7 @@ describe.each(DIALECTS)("OTP send on %s", (dialect) => {
     });
 
     it("a generated code takes the account's default length or the request's", async () => {
-      const { accountId, secret } = await account({ settings: { length: 8 } });
+      const { accountId, secret } = await account({ otpSettings: { length: 8 } });
       const first = await sentOtp(secret);
       expect(first.code).toMatch(/^\d{8}$/);
       const second = await sentOtp(secret, { length: 4 });

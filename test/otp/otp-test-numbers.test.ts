@@ -18,7 +18,9 @@ describe.each(DIALECTS)("OTP test numbers on %s", (dialect) => {
     const REVIEWER = "+919000000001";
 
     it("deliver nothing, charge nothing, and verify only the fixed code", async () => {
-      const { accountId, secret } = await account({ settings: { test_numbers: { [REVIEWER]: "123456" } } });
+      const { accountId, secret } = await account({
+        otpSettings: { test_numbers: { [REVIEWER]: "123456" } },
+      });
       const before = await stateOf(accountId);
       const otp = await sendOk(secret, { to: REVIEWER });
       expect(otp).toMatchObject({ message_id: null, sends: 1, attempts_remaining: 5, status: "pending" });
@@ -48,7 +50,7 @@ describe.each(DIALECTS)("OTP test numbers on %s", (dialect) => {
     it("work for a live key, even without a live carrier", async () => {
       const { accountId, secret } = await account({
         environment: "live",
-        settings: { test_numbers: { [REVIEWER]: "0000" } },
+        otpSettings: { test_numbers: { [REVIEWER]: "0000" } },
       });
       const otp = await sendOk(secret, { to: REVIEWER, channel: "whatsapp" });
       expect(otp).toMatchObject({ environment: "live", message_id: null });

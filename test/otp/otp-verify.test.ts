@@ -6,15 +6,9 @@ import { createKey } from "../../src/keys/keys.js";
 import { updateOtpSettings } from "../../src/otp/settings.js";
 import { DIALECTS } from "../helpers/database.js";
 import { drainQueue } from "../helpers/delivery.js";
+import { OTP_TEMPLATE_ID } from "../helpers/dlt-fixtures.js";
 import { bearer } from "../helpers/fixtures.js";
-import {
-  HUNDRED_RUPEES,
-  nextNumber,
-  OTP_TEMPLATE,
-  recordingCarrier,
-  useOtpHarness,
-  wrong,
-} from "../helpers/otp.js";
+import { HUNDRED_RUPEES, nextNumber, recordingCarrier, useOtpHarness, wrong } from "../helpers/otp.js";
 
 /* Verifying a code: approval, attempts, expiry, isolation between environments and accounts, concurrency. */
 
@@ -128,7 +122,7 @@ describe.each(DIALECTS)("OTP verify on %s", (dialect) => {
     });
 
     it("approves the right code on the last attempt", async () => {
-      const { secret } = await account({ settings: { max_attempts: 3 } });
+      const { secret } = await account({ otpSettings: { max_attempts: 3 } });
       const { otp, to, code } = await sentOtp(secret);
       expect(otp.attempts_remaining).toBe(3);
       expect((await verifyOk(secret, to, wrong(code))).attempts_remaining).toBe(2);
@@ -211,7 +205,7 @@ describe.each(DIALECTS)("OTP verify on %s", (dialect) => {
       const { accountId, secret } = await account();
       const liveKey = await createKey(ctx, { accountId, environment: "live" });
       await updateOtpSettings(ctx, accountId, "live", {
-        sms_template_id: OTP_TEMPLATE,
+        sms_template_id: OTP_TEMPLATE_ID,
         sms_sender: "DAKIYA",
       });
       await ctx.db

@@ -7,14 +7,13 @@ import type { KeyPrincipal } from "../../src/keys/authenticate.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { priceOf } from "../../src/messages/pricing.js";
 import { type SendWrite, sendOtp, sendOtpAs } from "../../src/otp/send.js";
-import { getSendSettings, type OtpSettings, updateOtpSettings } from "../../src/otp/settings.js";
+import { getSendSettings, type OtpSettings } from "../../src/otp/settings.js";
 import type { OtpSendRequest } from "../../src/otp/types.js";
 import { type VerifyWrite, verifyOtp, verifyOtpAs } from "../../src/otp/verify.js";
 import { openTestContext, UNLIMITED_REQUESTS } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
-import { registerDlt } from "../helpers/dlt-fixtures.js";
-import { createAccountWithKey } from "../helpers/fixtures.js";
-import { HUNDRED_RUPEES, OTP_CONTENT, OTP_TEMPLATE } from "../helpers/otp.js";
+import { createSendingAccount } from "../helpers/dlt-fixtures.js";
+import { HUNDRED_RUPEES } from "../helpers/otp.js";
 
 /*
  * Every form an OTP send or verification's write takes (src/db/write-form.ts) against the
@@ -257,16 +256,7 @@ describe.each(DIALECTS)("the OTP write forms on %s", (dialect) => {
   async function newRun(options: Pick<SendCase, "credits" | "settings"> = {}): Promise<Run> {
     clock.reset();
     const credits = options.credits?.(priceOf(ctx.prices, "sms", 1)) ?? HUNDRED_RUPEES;
-    const { accountId, keyId } = await createAccountWithKey(ctx, "sandbox", credits);
-    await registerDlt(ctx, accountId, {
-      senders: ["DAKIYA"],
-      templates: [{ templateId: OTP_TEMPLATE, content: OTP_CONTENT }],
-    });
-    await updateOtpSettings(ctx, accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: "DAKIYA",
-      ...options.settings,
-    });
+    const { accountId, keyId } = await createSendingAccount(ctx, credits, { otpSettings: options.settings });
     // Read into the cache, so that sends made together reach their burst in one turn.
     await getSendSettings(ctx, accountId, "sandbox");
     const principal: KeyPrincipal = { accountId, keyId, environment: "sandbox" };

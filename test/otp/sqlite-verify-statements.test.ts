@@ -54,7 +54,7 @@ describe("statements of a verification on SQLite", () => {
   let secret = "";
 
   beforeAll(async () => {
-    secret = (await harness.account({ settings: { resend_cooldown_seconds: 0 } })).secret;
+    secret = (await harness.account({ otpSettings: { resend_cooldown_seconds: 0 } })).secret;
   });
 
   it("a wrong code reads the pending OTP once and counts the attempt on it, without the latest", async () => {

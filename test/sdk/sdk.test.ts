@@ -25,10 +25,10 @@ import { type RunningDispatcher, startWebhookDispatcher } from "../../src/webhoo
 import { openTestContext, UNLIMITED_REQUESTS } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
 import { drainQueue, waitFor } from "../helpers/delivery.js";
-import { registerDlt } from "../helpers/dlt-fixtures.js";
+import { OTP_TEMPLATE_CONTENT, OTP_TEMPLATE_ID, registerDlt } from "../helpers/dlt-fixtures.js";
 import { createAccountWithKey } from "../helpers/fixtures.js";
 import { type FlakyProxy, type ProxyAction, startFlakyProxy } from "../helpers/flaky-proxy.js";
-import { codeIn, HUNDRED_RUPEES, nextNumber, OTP_CONTENT, OTP_TEMPLATE, wrong } from "../helpers/otp.js";
+import { codeIn, HUNDRED_RUPEES, nextNumber, wrong } from "../helpers/otp.js";
 import { nth, startReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 /* The SDK (sdk/) driven against a real server listening on loopback: every method, the
@@ -113,11 +113,11 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
       senders: ["DAKIYA"],
       templates: [
         { templateId: ORDER_TEMPLATE, content: ORDER_CONTENT },
-        { templateId: OTP_TEMPLATE, content: OTP_CONTENT },
+        { templateId: OTP_TEMPLATE_ID, content: OTP_TEMPLATE_CONTENT },
       ],
     });
     await updateOtpSettings(ctx, created.accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
+      sms_template_id: OTP_TEMPLATE_ID,
       sms_sender: "DAKIYA",
     });
     const recorder = recordingFetch();

@@ -9,7 +9,12 @@ import { queueSends } from "../../src/sms/queue.js";
 import { prepareSms } from "../../src/sms/send.js";
 import { UNLIMITED_REQUESTS } from "../helpers/context.js";
 import { DIALECTS } from "../helpers/database.js";
-import { createSendingAccount, registerDlt, SMS_TEMPLATE_ID } from "../helpers/dlt-fixtures.js";
+import {
+  createSendingAccount,
+  registerDlt,
+  SMS_TEMPLATE_CONTENT,
+  SMS_TEMPLATE_ID,
+} from "../helpers/dlt-fixtures.js";
 import { bearer, createAccountWithKey } from "../helpers/fixtures.js";
 import { useTestInstances } from "../helpers/instances.js";
 
@@ -96,7 +101,7 @@ describe.each(DIALECTS)("single sends arriving together on %s", (dialect) => {
     const accountWith = async (credits: number) => {
       const { accountId, keyId } = await createAccountWithKey(ctx, "sandbox", credits);
       const [template] = await registerDlt(ctx, accountId, {
-        templates: [{ templateId: SMS_TEMPLATE_ID, content: "Order {#ref#} is confirmed." }],
+        templates: [{ templateId: SMS_TEMPLATE_ID, content: SMS_TEMPLATE_CONTENT }],
       });
       const principal = { accountId, keyId, environment: "sandbox" as const };
       return {

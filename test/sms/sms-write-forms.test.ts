@@ -9,7 +9,7 @@ import { queueSends, type Refusals } from "../../src/sms/queue.js";
 import { prepareSms } from "../../src/sms/send.js";
 import { openTestContext, TestClock, UNLIMITED_REQUESTS } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
-import { registerDlt, SMS_TEMPLATE_ID } from "../helpers/dlt-fixtures.js";
+import { registerDlt, SMS_TEMPLATE_CONTENT, SMS_TEMPLATE_ID } from "../helpers/dlt-fixtures.js";
 import { createAccountWithKey } from "../helpers/fixtures.js";
 
 /** One SMS segment at the default price, ₹0.2500, in 1/10,000 INR. */
@@ -107,7 +107,7 @@ describe.each(DIALECTS)("the forms of an SMS send's write on %s", (dialect) => {
   async function run(writeCase: WriteCase, form: WriteForm | "batch") {
     const { accountId, keyId } = await createAccountWithKey(ctx, "sandbox", writeCase.credits);
     const [template] = await registerDlt(ctx, accountId, {
-      templates: [{ templateId: SMS_TEMPLATE_ID, content: "Order {#ref#} is confirmed." }],
+      templates: [{ templateId: SMS_TEMPLATE_ID, content: SMS_TEMPLATE_CONTENT }],
     });
     const principal = { accountId, keyId, environment: "sandbox" as const };
     const scope = { accountId, environment: "sandbox" as const };

@@ -9,7 +9,7 @@ import type { MessageView } from "../../src/messages/store.js";
 import { DIALECTS } from "../helpers/database.js";
 import { drainQueue } from "../helpers/delivery.js";
 import { registerDlt, TEST_ENTITY_ID, type TemplateSpec } from "../helpers/dlt-fixtures.js";
-import { bearer, createAccountWithKey } from "../helpers/fixtures.js";
+import { bearer, createAccountWithKey, sendStateOf } from "../helpers/fixtures.js";
 import { useTestInstances } from "../helpers/instances.js";
 
 /** 19-digit DLT template ids: beyond Number.MAX_SAFE_INTEGER, so a trip through a number would show. */
@@ -155,27 +155,8 @@ describe.each(DIALECTS)("SMS send and delivery on %s", (dialect) => {
   }
 
   /** Everything a send could change for an account: both balances, the ledger, its messages. */
-  async function stateOf(accountId: string) {
-    const [balances, ledger, messages] = await Promise.all([
-      ctx.db
-        .selectFrom("balances")
-        .select(["environment", "balance"])
-        .where("account_id", "=", accountId)
-        .orderBy("environment")
-        .execute(),
-      ctx.db
-        .selectFrom("ledger_entries")
-        .select("id")
-        .where("account_id", "=", accountId)
-        .orderBy("id")
-        .execute(),
-      ctx.db.selectFrom("messages").select("id").where("account_id", "=", accountId).orderBy("id").execute(),
-    ]);
-    return {
-      balances: balances.map((row) => `${row.environment}:${Number(row.balance)}`),
-      ledger: ledger.map((row) => row.id),
-      messages: messages.map((row) => row.id),
-    };
+  function stateOf(accountId: string) {
+    return sendStateOf(ctx.db, accountId);
   }
 
   async function messageRow(id: string) {

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookDispatcher } from "../../src/webhooks/dispatcher.js";
-import { cliRunner, json, oneLineError } from "../helpers/cli.js";
+import { cliAccount, cliRunner, json, oneLineError } from "../helpers/cli.js";
 import { openTestContext } from "../helpers/context.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { waitFor } from "../helpers/delivery.js";
-import { createTestAccount } from "../helpers/fixtures.js";
 import { nth, startReceiver, verify, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 /* `dakiya webhooks add|list|remove|test`, as an operator types them. */
 
-const SECRET = "cli-test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
 const SLOW = 180_000;
 
 interface PrintedEndpoint {
@@ -22,41 +19,30 @@ interface PrintedEndpoint {
   secret?: string;
 }
 
-let database: TestDatabase;
-let env: NodeJS.ProcessEnv;
-let accountId: string;
+const cli = cliAccount();
+const { dakiya } = cli;
 let receiver: WebhookReceiver;
-const { dakiya } = cliRunner(() => env);
 
 beforeAll(async () => {
-  database = await createTestDatabase("sqlite");
-  env = { ...process.env, DATABASE_URL: database.url, DAKIYA_SECRET: SECRET, LOG_LEVEL: "warn" };
   receiver = await startReceiver();
-  const ctx = await openTestContext(database.url);
-  try {
-    accountId = await createTestAccount(ctx);
-  } finally {
-    await ctx.close();
-  }
 });
 
 afterAll(async () => {
   await receiver?.close();
-  await database?.drop();
 });
 
 describe("dakiya webhooks", () => {
   it(
     "adds an endpoint with its secret, lists it, sends it a test event and removes it",
     async () => {
-      const allowPrivate = { ...env, WEBHOOK_ALLOW_PRIVATE: "true" };
+      const allowPrivate = { ...cli.env, WEBHOOK_ALLOW_PRIVATE: "true" };
       const added = json<PrintedEndpoint>(
         await cliRunner(() => allowPrivate).dakiya(
           "--json",
           "webhooks",
           "add",
           "--account",
-          accountId,
+          cli.accountId,
           "--environment",
           "sandbox",
           "--url",
@@ -77,29 +63,29 @@ describe("dakiya webhooks", () => {
         secret: expect.stringMatching(/^whsec_/),
       });
 
-      const human = await dakiya("webhooks", "list", "--account", accountId);
+      const human = await dakiya("webhooks", "list", "--account", cli.accountId);
       expect(human.code).toBe(0);
       expect(human.stdout).toContain(
         `${added.id} sandbox enabled ${receiver.url} [sms.delivered, otp.verified] "orders"`,
       );
       const listed = json<{ data: PrintedEndpoint[] }>(
-        await dakiya("--json", "webhooks", "list", "--account", accountId, "--environment", "sandbox"),
+        await dakiya("--json", "webhooks", "list", "--account", cli.accountId, "--environment", "sandbox"),
       );
       expect(listed.data.map((endpoint) => endpoint.id)).toEqual([added.id]);
       expect(listed.data[0]).not.toHaveProperty("secret");
       const live = json<{ data: PrintedEndpoint[] }>(
-        await dakiya("--json", "webhooks", "list", "--account", accountId, "--environment", "live"),
+        await dakiya("--json", "webhooks", "list", "--account", cli.accountId, "--environment", "live"),
       );
       expect(live.data).toEqual([]);
 
       const queued = json<{ id: string; type: string; data: object }>(
-        await dakiya("--json", "webhooks", "test", "--account", accountId, "--webhook", added.id),
+        await dakiya("--json", "webhooks", "test", "--account", cli.accountId, "--webhook", added.id),
       );
       expect(queued).toMatchObject({ type: "webhook.test", data: { webhook_id: added.id } });
       // A worker delivers it, signed with the secret `add` printed.
-      const ctx = await openTestContext(database.url, {
+      const ctx = await openTestContext(cli.database.url, {
         clock: { now: () => new Date() },
-        env: { WEBHOOK_ALLOW_PRIVATE: "true", DAKIYA_SECRET: SECRET },
+        env: { WEBHOOK_ALLOW_PRIVATE: "true", DAKIYA_SECRET: cli.env.DAKIYA_SECRET },
       });
       const dispatcher = startWebhookDispatcher(ctx, { owner: "wkr_cli_test", pollIntervalMs: 10 });
       try {
@@ -114,13 +100,13 @@ describe("dakiya webhooks", () => {
       });
 
       expect(
-        json(await dakiya("--json", "webhooks", "remove", "--account", accountId, "--webhook", added.id)),
+        json(await dakiya("--json", "webhooks", "remove", "--account", cli.accountId, "--webhook", added.id)),
       ).toEqual({
         id: added.id,
         deleted: true,
       });
       expect(
-        oneLineError(await dakiya("webhooks", "remove", "--account", accountId, "--webhook", added.id)),
+        oneLineError(await dakiya("webhooks", "remove", "--account", cli.accountId, "--webhook", added.id)),
       ).toBe(`dakiya: No webhook endpoint ${added.id}.`);
     },
     SLOW,
@@ -129,7 +115,7 @@ describe("dakiya webhooks", () => {
   it(
     "refuses bad input with one line: private URLs, unknown accounts and events, a missing environment",
     async () => {
-      const add = (...args: string[]) => dakiya("webhooks", "add", "--account", accountId, ...args);
+      const add = (...args: string[]) => dakiya("webhooks", "add", "--account", cli.accountId, ...args);
       expect(
         oneLineError(await add("--environment", "sandbox", "--url", "http://localhost:8080/hooks")),
       ).toMatch(/url is not allowed: localhost is a name for this machine/);
@@ -157,7 +143,7 @@ describe("dakiya webhooks", () => {
         ),
       ).toBe("dakiya: No account acct_nobody.");
       expect(
-        oneLineError(await dakiya("webhooks", "test", "--account", accountId, "--webhook", "whk_nope")),
+        oneLineError(await dakiya("webhooks", "test", "--account", cli.accountId, "--webhook", "whk_nope")),
       ).toBe("dakiya: No webhook endpoint whk_nope.");
     },
     SLOW,

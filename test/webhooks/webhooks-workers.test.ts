@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../../src/context.js";
@@ -6,12 +6,12 @@ import { recordEvent } from "../../src/events/outbox.js";
 import { sendSms } from "../../src/sms/send.js";
 import { type RunningDispatcher, startWebhookDispatcher } from "../../src/webhooks/dispatcher.js";
 import { createEndpoint, type WebhookEndpoint } from "../../src/webhooks/endpoints.js";
-import { BIN } from "../helpers/cli.js";
-import { openTestContext, TEST_SECRET } from "../helpers/context.js";
+import { openTestContext } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
 import { waitFor } from "../helpers/delivery.js";
 import { registerDlt } from "../helpers/dlt-fixtures.js";
 import { createAccountWithKey } from "../helpers/fixtures.js";
+import { killProcess, startWorkerProcess } from "../helpers/server-process.js";
 import { startReceiver, verify, type WebhookReceiver, webhookIds } from "../helpers/webhook-receiver.js";
 
 /* Several dispatchers on one database deliver each event to each endpoint once; a worker killed
@@ -128,8 +128,8 @@ describe.each(DIALECTS)("a webhook worker killed mid-delivery on %s", (dialect) 
     database = await createTestDatabase(dialect);
   });
 
-  afterEach(() => {
-    if (worker && worker.exitCode === null) worker.kill("SIGKILL");
+  afterEach(async () => {
+    await killProcess(worker);
   });
 
   afterAll(async () => {
@@ -137,18 +137,11 @@ describe.each(DIALECTS)("a webhook worker killed mid-delivery on %s", (dialect) 
     await database?.drop();
   });
 
-  function startWorkerProcess(): ChildProcess {
-    return spawn(process.execPath, [BIN, "worker"], {
-      env: {
-        ...process.env,
-        DATABASE_URL: database.url,
-        DAKIYA_SECRET: TEST_SECRET,
-        LOG_LEVEL: "warn",
-        WORKER_LEASE_SECONDS: "1",
-        WORKER_POLL_INTERVAL_MS: "20",
-        ...WEBHOOK_ENV,
-      },
-      stdio: ["ignore", "ignore", "inherit"],
+  function spawnWorker(): ChildProcess {
+    return startWorkerProcess(database.url, {
+      WORKER_LEASE_SECONDS: "1",
+      WORKER_POLL_INTERVAL_MS: "20",
+      ...WEBHOOK_ENV,
     });
   }
 
@@ -182,7 +175,7 @@ describe.each(DIALECTS)("a webhook worker killed mid-delivery on %s", (dialect) 
         messages.push(sent.id);
       }
 
-      worker = startWorkerProcess();
+      worker = spawnWorker();
       await waitFor(async () => (receiver?.received.length ?? 0) >= 1, 20_000);
       worker.kill("SIGKILL");
       await once(worker, "exit");
@@ -192,7 +185,7 @@ describe.each(DIALECTS)("a webhook worker killed mid-delivery on %s", (dialect) 
       expect(loggedAtKill).toEqual([]);
 
       answering = true;
-      worker = startWorkerProcess();
+      worker = spawnWorker();
       const deliveredEvents = async () =>
         ctx.db
           .selectFrom("events")
