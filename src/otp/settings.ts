@@ -1,6 +1,6 @@
 import { requireAccountExists } from "../accounts/accounts.js";
 import type { AppContext } from "../context.js";
-import { readTogether } from "../db/postgres/one-flight.js";
+import { readTogether } from "../db/read-together.js";
 import type { Db, DbOrTrx, Dialect, Environment, OtpSettingsTable } from "../db/schema.js";
 import { findTemplate, senderExists, type Template, toTemplate } from "../dlt/registry.js";
 import { ApiError } from "../errors.js";

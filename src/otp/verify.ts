@@ -1,13 +1,8 @@
 import { type RawBuilder, sql, type Transaction } from "kysely";
 import type { AppContext } from "../context.js";
-import {
-  commitInOneFlight,
-  FlightRefused,
-  guarded,
-  readTogether,
-  statementOf,
-} from "../db/postgres/one-flight.js";
+import { commitInOneFlight, FlightRefused, guarded, statementOf } from "../db/postgres/one-flight.js";
 import { prepareQuery } from "../db/prepared.js";
+import { readTogether } from "../db/read-together.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { Database, DbOrTrx, OtpsTable } from "../db/schema.js";
 import { type BurstRunner, burstQueue } from "../db/sqlite/transaction-bursts.js";

@@ -1,5 +1,5 @@
 import type { AppContext } from "../context.js";
-import { readTogether } from "../db/postgres/one-flight.js";
+import { readTogether } from "../db/read-together.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
