@@ -33,7 +33,7 @@ export type DashboardMessage = MessageView & { refund: Refund | null };
 /**
  * A message that failed got its whole charge back through the ledger, in the transaction that
  * failed it (`<channel>_refund`, referencing the message; see failMessage in
- * delivery/status.ts), so its refund is its `cost`, when it failed. A long message of which the
+ * delivery/failures.ts), so its refund is its `cost`, when it failed. A long message of which the
  * carrier took only the first parts ended `undelivered` without ever being `submitted`, its
  * `cost` lowered to the parts carried (each an equal share) and the rest refunded then. No other
  * message was refunded.

@@ -12,14 +12,13 @@ import type {
   SendResult,
 } from "./carrier.js";
 import { type ClaimedMessage, claimDueMessages } from "./claims.js";
+import { failMessage, scheduleRetry } from "./failures.js";
 import {
   type Acceptance,
   acceptancesInBursts,
   carriedPartsOf,
-  failMessage,
   type Lease,
   recordCarriedPart,
-  scheduleRetry,
 } from "./status.js";
 import type { WorkerOptions } from "./worker-options.js";
 

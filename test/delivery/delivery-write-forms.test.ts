@@ -3,10 +3,10 @@ import type { AppContext } from "../../src/context.js";
 import type { MessagesTable } from "../../src/db/schema.js";
 import type { AcceptingRoute, Carrier, Receipt } from "../../src/delivery/carrier.js";
 import { type ClaimedMessage, claimDueMessages } from "../../src/delivery/claims.js";
+import { failMessage } from "../../src/delivery/failures.js";
 import {
   type Acceptance,
   acceptancesInBursts,
-  failMessage,
   markSubmitted,
   recordAcceptances,
   recordCarriedPart,

@@ -8,12 +8,8 @@ import type { Environment } from "../../src/db/schema.js";
 import type { Carrier, OutboundMessage, SendResult } from "../../src/delivery/carrier.js";
 import { createSandboxCarrier, SANDBOX_CARRIER } from "../../src/delivery/carriers/sandbox.js";
 import { type ClaimedMessage, claimDueMessages } from "../../src/delivery/claims.js";
-import {
-  type Acceptance,
-  acceptancesInBursts,
-  failMessage,
-  markSubmitted,
-} from "../../src/delivery/status.js";
+import { failMessage } from "../../src/delivery/failures.js";
+import { type Acceptance, acceptancesInBursts, markSubmitted } from "../../src/delivery/status.js";
 import { type MessageView, toMessageView } from "../../src/messages/store.js";
 import { applyReceipt, applyReceipts, receiptsInBursts } from "../../src/receipts/receipts.js";
 import { sendSms } from "../../src/sms/send.js";

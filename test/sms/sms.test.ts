@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../../src/context.js";
 import type { Environment } from "../../src/db/schema.js";
 import type { Carrier, OutboundMessage } from "../../src/delivery/carrier.js";
-import { failMessage } from "../../src/delivery/status.js";
+import { failMessage } from "../../src/delivery/failures.js";
 import type { App } from "../../src/http/types.js";
 import { createKey } from "../../src/keys/keys.js";
 import type { MessageView } from "../../src/messages/store.js";
