@@ -12,6 +12,7 @@ import * as leanIndexes from "./migrations/2026-11-25T0010-lean-indexes.js";
 import * as otpLatestIndex from "./migrations/2026-11-26T0011-otp-latest-index.js";
 import * as webhookEndpointDueIndex from "./migrations/2026-11-26T0012-webhook-endpoint-due-index.js";
 import * as rateBucketClock from "./migrations/2026-11-27T0013-rate-bucket-clock.js";
+import * as mixedTraffic from "./migrations/2026-11-29T0014-mixed-traffic.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-26T0011-otp-latest-index": otpLatestIndex,
   "2026-11-26T0012-webhook-endpoint-due-index": webhookEndpointDueIndex,
   "2026-11-27T0013-rate-bucket-clock": rateBucketClock,
+  "2026-11-29T0014-mixed-traffic": mixedTraffic,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -118,7 +118,14 @@ export type Channel = "sms" | "whatsapp" | "voice";
 
 /** How an SMS's text is packed: GSM 03.38 7-bit, or UCS-2 (src/dlt/encoding.ts). */
 export type SmsEncoding = "gsm7" | "ucs2";
-export type MessageStatus = "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+export type MessageStatus =
+  | "scheduled"
+  | "queued"
+  | "submitted"
+  | "delivered"
+  | "undelivered"
+  | "failed"
+  | "cancelled";
 
 export interface MessagesTable {
   id: string;
@@ -156,6 +163,15 @@ export interface MessagesTable {
   updated_at: Timestamp;
   /** An OTP message's real text and code, sealed with the server secret while it is queued. */
   sealed: string | null;
+  /** Its lane in the queue: 0 OTP, 1 transactional, 2 bulk, 3 bulk held to the promotional window. */
+  priority: number;
+  /** What it carries (`otp` or its template's category); null for messages of before. */
+  category: string | null;
+  /** Unsent by then, it fails as `expired` and is refunded; null for messages of before. */
+  expires_at: Timestamp | null;
+  /** When the sender asked it to go out (or the promotional window's next opening). */
+  send_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
 }
 
 export type PartStatus = "submitted" | "delivered" | "undelivered";

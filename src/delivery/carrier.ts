@@ -1,4 +1,5 @@
 import type { Channel, Environment, SmsEncoding } from "../db/schema.js";
+import type { MessagePriority, TrafficCategory } from "../messages/traffic.js";
 import type { RouteState } from "./carrier-meter.js";
 
 /** The OTP an OTP message carries, for carriers that send the code itself (WhatsApp, voice). */
@@ -22,6 +23,12 @@ export interface OutboundMessage {
   text: string;
   encoding: SmsEncoding;
   segments: number;
+  /** Its lane: an OTP goes ahead of what waits for a route's window (docs/sms.md#priority). */
+  priority: MessagePriority;
+  /** What it carries, for routes that take only some traffic; null for messages of before. */
+  category: TrafficCategory | null;
+  /** When it stops being worth sending; SMPP passes the time left as `validity_period`. Null: never. */
+  expiresAt: string | null;
   /** Set on OTP messages. */
   otp?: OtpDetails;
   /** Routes the message must not go out on (an OTP sent again on another route). */

@@ -26,6 +26,10 @@ const CLAIMED_COLUMNS = [
   "sealed",
   "attempts",
   "created_at",
+  "priority",
+  "category",
+  "expires_at",
+  "send_at",
 ] as const satisfies ReadonlyArray<keyof MessagesTable>;
 
 export type ClaimedMessage = Pick<MessagesTable, (typeof CLAIMED_COLUMNS)[number]>;

@@ -347,6 +347,11 @@ function acceptedRow(message: ClaimedMessage, fields: AcceptedFields): MessagesT
     failed_at: null,
     updated_at: changed.updated_at,
     sealed: changed.sealed,
+    priority: message.priority,
+    category: message.category,
+    expires_at: message.expires_at,
+    send_at: message.send_at,
+    cancelled_at: null,
   };
 }
 

@@ -2,6 +2,7 @@ import type { AppContext } from "../context.js";
 import { priorityLaneOf } from "../db/database.js";
 import { isoAfter, isoNow } from "../lib/clock.js";
 import { tryUnseal } from "../lib/sealing.js";
+import { priorityOfLane, type TrafficCategory } from "../messages/traffic.js";
 import type {
   CarriedPart,
   Carrier,
@@ -223,6 +224,9 @@ function toOutbound(
     text: sealed?.text ?? row.text,
     encoding: row.encoding,
     segments: row.segments,
+    priority: priorityOfLane(row.priority),
+    category: row.category as TrafficCategory | null,
+    expiresAt: row.expires_at,
     ...(sealed ? { otp: sealed.otp } : {}),
     ...(sealed?.avoidRoutes ? { avoidRoutes: sealed.avoidRoutes } : {}),
     ...(carriedParts.length > 0 ? { carriedParts } : {}),

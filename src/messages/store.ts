@@ -102,20 +102,24 @@ export type NewMessage = Pick<
   | "segments"
   | "cost"
   | "sealed"
+  | "priority"
+  | "category"
+  | "expires_at"
+  | "send_at"
 >;
 
-/** A new message, queued and due at once. */
+/** A new message: queued and due at once, or scheduled for its `send_at`. */
 export function queuedMessage(now: string, fields: NewMessage): MessagesTable {
   return {
     id: newId("msg"),
     ...fields,
-    status: "queued",
+    status: fields.send_at === null ? "queued" : "scheduled",
     error_code: null,
     error_message: null,
     carrier: null,
     route: null,
     attempts: 0,
-    next_attempt_at: now,
+    next_attempt_at: fields.send_at ?? now,
     lease_until: null,
     lease_owner: null,
     created_at: now,
@@ -123,6 +127,7 @@ export function queuedMessage(now: string, fields: NewMessage): MessagesTable {
     delivered_at: null,
     undelivered_at: null,
     failed_at: null,
+    cancelled_at: null,
     updated_at: now,
   };
 }

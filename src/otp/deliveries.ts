@@ -11,6 +11,7 @@ import { isoNow } from "../lib/clock.js";
 import { seal } from "../lib/sealing.js";
 import { priceOf } from "../messages/pricing.js";
 import { chargeAndQueue, queuedMessage } from "../messages/store.js";
+import { PRIORITY_LANE } from "../messages/traffic.js";
 import type { OtpSettings } from "./settings.js";
 
 /** What a channel needs before an OTP can go out on it; throws `channel_not_configured` otherwise. */
@@ -97,6 +98,8 @@ export interface OtpAddress {
   accountId: string;
   environment: Environment;
   to: string;
+  /** A delivery of the code is worth nothing after the code expires. */
+  expiresAt: string;
 }
 
 /** The queued message of one delivery of an OTP, with its text and code sealed; nothing written. */
@@ -132,6 +135,10 @@ export function otpDeliveryMessage(
     segments,
     cost: priceOf(ctx.prices, setup.channel, setup.channel === "sms" ? segments : 1),
     sealed: seal(ctx.secret, JSON.stringify({ text, otp: details, ...(avoidRoutes ? { avoidRoutes } : {}) })),
+    priority: PRIORITY_LANE.otp,
+    category: "otp",
+    expires_at: otp.expiresAt,
+    send_at: null,
   });
 }
 

@@ -66,7 +66,7 @@ export async function sendDueFallbacks(
         await queueOtpDelivery(
           trx,
           ctx,
-          { id: otp.id, ...scope, to: otp.recipient },
+          { id: otp.id, ...scope, to: otp.recipient, expiresAt: otp.expires_at },
           setup,
           code,
           settings,

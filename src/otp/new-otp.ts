@@ -69,7 +69,13 @@ export function newOtpAndMessage(
   now: string,
 ): { otp: OtpsTable; address: OtpAddress; message: MessagesTable | undefined } {
   const { otp, code } = newOtp(ctx, send, now);
-  const address = { id: otp.id, accountId: otp.account_id, environment: otp.environment, to: otp.recipient };
+  const address = {
+    id: otp.id,
+    accountId: otp.account_id,
+    environment: otp.environment,
+    to: otp.recipient,
+    expiresAt: otp.expires_at,
+  };
   const message =
     send.setup && otp.is_test === 0
       ? otpDeliveryMessage(ctx, address, send.setup, code, send.settings)

@@ -81,7 +81,7 @@ export async function rerouteOtpSms(
     1,
     Math.floor((Date.parse(otp.expires_at) - ctx.clock.now().getTime()) / 1000),
   );
-  const address = { id: otp.id, ...scope, to: otp.recipient };
+  const address = { id: otp.id, ...scope, to: otp.recipient, expiresAt: otp.expires_at };
   const message = {
     ...otpDeliveryMessage(ctx, address, setup, code, { ...settings, expiry_seconds: secondsLeft }, [
       first.route,

@@ -3,6 +3,7 @@ import type { AppContext } from "../context.js";
 import { ErrorResponse, errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { answerIdempotently } from "../idempotency/hooks.js";
+import { MessageStatusSchema } from "../sms/schemas.js";
 import { sendOtp } from "./send.js";
 import { verifyOtp } from "./verify.js";
 import { getOtp } from "./view.js";
@@ -36,13 +37,6 @@ const VerifyReason = Type.Union(
       "approved (verified: true; the OTP is used up), incorrect_code (one attempt used), expired, max_attempts_reached (locked), already_verified, not_found (no OTP sent to this number in this environment)",
   },
 );
-const MessageStatus = Type.Union([
-  Type.Literal("queued"),
-  Type.Literal("submitted"),
-  Type.Literal("delivered"),
-  Type.Literal("undelivered"),
-  Type.Literal("failed"),
-]);
 const OtpId = Type.String({ examples: ["otp_3kTz0aQ1vX9bWm2LcYp7RdN5"] });
 const Code = Type.String({ pattern: "^[0-9]{4,10}$", description: "4 to 10 digits" });
 const To = Type.String({
@@ -192,7 +186,7 @@ export function otpRoutes(app: App, ctx: AppContext): void {
                 message_id: Type.String(),
                 channel: ChannelSchema,
                 fallback: Type.Boolean({ description: "Sent on the fallback channel" }),
-                status: MessageStatus,
+                status: MessageStatusSchema,
                 created_at: Type.String(),
               }),
             ),

@@ -160,7 +160,7 @@ function sendInTransaction(ctx: AppContext, send: OtpSend, record?: RecordAnswer
       // The counters before the charge: the balance is the last row a send locks (the lock order,
       // src/accounts/ledger.ts).
       await countHourlySend(trx, ctx, scope, request.to);
-      const address = { id: otp.id, ...scope, to: request.to };
+      const address = { id: otp.id, ...scope, to: request.to, expiresAt: otp.expires_at };
       const message =
         setup && otp.is_test === 0
           ? await queueOtpDelivery(trx, ctx, address, setup, code, settings, false)

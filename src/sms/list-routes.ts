@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { ErrorResponse, errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { listMessagesPage } from "./list.js";
-import { MessageResponse } from "./schemas.js";
+import { MessageResponse, MessageStatusSchema } from "./schemas.js";
 
 const Rfc3339 = (description: string) =>
   Type.String({ format: "date-time", maxLength: 40, description, examples: ["2026-11-22T10:00:00Z"] });
@@ -21,15 +21,7 @@ export function smsListRoutes(app: App, ctx: AppContext): void {
         security: [{ apiKey: [] }],
         querystring: Type.Object(
           {
-            status: Type.Optional(
-              Type.Union([
-                Type.Literal("queued"),
-                Type.Literal("submitted"),
-                Type.Literal("delivered"),
-                Type.Literal("undelivered"),
-                Type.Literal("failed"),
-              ]),
-            ),
+            status: Type.Optional(MessageStatusSchema),
             to: Type.Optional(
               Type.String({
                 pattern: "^\\+[1-9][0-9]{6,14}$",

@@ -69,15 +69,20 @@ export const SMS_BATCH_EXAMPLES = {
 
 export const Channel = Type.Union([Type.Literal("sms"), Type.Literal("whatsapp"), Type.Literal("voice")]);
 
+/** Every status a message can have, in the order it can move through them (docs/sms.md). */
+export const MessageStatusSchema = Type.Union([
+  Type.Literal("scheduled"),
+  Type.Literal("queued"),
+  Type.Literal("submitted"),
+  Type.Literal("delivered"),
+  Type.Literal("undelivered"),
+  Type.Literal("failed"),
+  Type.Literal("cancelled"),
+]);
+
 export const MessageResponse = Type.Object({
   id: Type.String({ examples: ["msg_3kTz0aQ1vX9bWm2LcYp7RdN5"] }),
-  status: Type.Union([
-    Type.Literal("queued"),
-    Type.Literal("submitted"),
-    Type.Literal("delivered"),
-    Type.Literal("undelivered"),
-    Type.Literal("failed"),
-  ]),
+  status: MessageStatusSchema,
   environment: Type.Union([Type.Literal("live"), Type.Literal("sandbox")]),
   channel: Channel,
   to: Type.String({ examples: ["+919876543210"] }),

@@ -7,10 +7,11 @@ import { checkVariableValues } from "../dlt/variables.js";
 import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
-import { isoNow } from "../lib/clock.js";
+import { isoAfter, isoNow } from "../lib/clock.js";
 import { requireIndianMobile } from "../lib/phone.js";
 import { priceOf } from "../messages/pricing.js";
 import { type MessageView, queuedMessage, toMessageView } from "../messages/store.js";
+import { DEFAULT_VALIDITY_SECONDS, PRIORITY_LANE } from "../messages/traffic.js";
 import { queueSends } from "./queue.js";
 import type { PreparedSms, SendRegistry, SmsSendRequest } from "./types.js";
 
@@ -135,6 +136,10 @@ export function prepareSms(
     segments,
     cost: priceOf(ctx.prices, "sms", segments),
     sealed: null,
+    priority: PRIORITY_LANE.transactional,
+    category: template.category,
+    expires_at: isoAfter(ctx.clock, DEFAULT_VALIDITY_SECONDS),
+    send_at: null,
   });
   return { row, view: toMessageView(row) };
 }

@@ -70,6 +70,9 @@ function sandboxOutbound(row: ClaimedMessage): OutboundMessage {
     text: row.text,
     encoding: row.encoding,
     segments: row.segments,
+    priority: "transactional",
+    category: "transactional",
+    expiresAt: row.expires_at,
   };
 }
 

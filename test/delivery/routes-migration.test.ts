@@ -32,6 +32,10 @@ describe.each(DIALECTS)("the message-routes migration on %s", (dialect) => {
         segments: 1,
         cost: 2_500,
         sealed: null,
+        priority: 1,
+        category: "transactional",
+        expires_at: null,
+        send_at: null,
       });
       return { ...row, status: "submitted" as const, carrier: "smpp", submitted_at: now };
     });

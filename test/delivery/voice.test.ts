@@ -40,6 +40,9 @@ function voiceMessage(overrides: Partial<OutboundMessage> = {}): OutboundMessage
     text: "Your verification code is *, *, *, *, *, *. Your verification code is *, *, *, *, *, *.",
     encoding: "gsm7",
     segments: 1,
+    priority: "otp",
+    category: "otp",
+    expiresAt: null,
     otp: { code: CODE, expirySeconds: 600, whatsappTemplate: null, whatsappLanguage: "en" },
     ...overrides,
   };
@@ -369,6 +372,7 @@ describe("voice status callbacks", () => {
         environment: "live",
         channel: "voice",
         recipient: TO,
+        priority: 0,
         sender: null,
         template_id: null,
         entity_id: null,

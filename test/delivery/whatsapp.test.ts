@@ -123,6 +123,9 @@ function otpMessage(
     text: "Your verification code is [hidden].",
     encoding: "gsm7",
     segments: 1,
+    priority: "otp",
+    category: "otp",
+    expiresAt: null,
     otp: {
       code: CODE,
       expirySeconds: 600,
@@ -392,6 +395,7 @@ describe("WhatsApp status webhook", () => {
         environment: "live",
         channel: "whatsapp",
         recipient: TO,
+        priority: 0,
         text: "Your verification code is [hidden].",
         encoding: "gsm7",
         segments: 1,

@@ -2,18 +2,12 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
 import { listSandboxInbox } from "../../sandbox/inbox.js";
+import { MessageStatusSchema } from "../../sms/schemas.js";
 import { sessionOf } from "../auth.js";
 import { getMessageDetail, listMessages } from "../messages.js";
 import { parseNumberFilter } from "../number-filter.js";
 import { EnvironmentSchema, HIDDEN } from "../schemas.js";
 
-const StatusSchema = Type.Union([
-  Type.Literal("queued"),
-  Type.Literal("submitted"),
-  Type.Literal("delivered"),
-  Type.Literal("undelivered"),
-  Type.Literal("failed"),
-]);
 const ChannelSchema = Type.Union([Type.Literal("sms"), Type.Literal("whatsapp"), Type.Literal("voice")]);
 
 export function messageRoutes(app: App, ctx: AppContext): void {
@@ -25,7 +19,7 @@ export function messageRoutes(app: App, ctx: AppContext): void {
         querystring: Type.Object(
           {
             environment: EnvironmentSchema,
-            status: Type.Optional(StatusSchema),
+            status: Type.Optional(MessageStatusSchema),
             channel: Type.Optional(ChannelSchema),
             to: Type.Optional(Type.String({ maxLength: 32 })),
             before: Type.Optional(Type.String({ maxLength: 64 })),
