@@ -7,6 +7,11 @@ import { ConfigError } from "./errors.js";
 import { parseTrustedProxies } from "./http/trusted-proxies.js";
 import { formatInr, parseInr } from "./lib/money.js";
 import { DEFAULT_PRICES, MAX_UNIT_PRICE, type PriceList } from "./messages/pricing.js";
+import {
+  DEFAULT_PROMOTIONAL_WINDOW,
+  type PromotionalWindow,
+  parsePromotionalWindow,
+} from "./messages/promotional-window.js";
 import { parseMetricsListener } from "./metrics/config.js";
 import type { MetricsListenerConfig } from "./metrics/metrics.js";
 import { parseWebhookSettings, type WebhookSettings } from "./webhooks/settings.js";
@@ -40,6 +45,8 @@ export interface Config {
   publicUrl: string | undefined;
   /** The operator's price list, in 1/10,000 INR per unit. */
   prices: PriceList;
+  /** When promotional and service-explicit SMS may reach a carrier (PROMOTIONAL_WINDOW, India time). */
+  promotionalWindow: PromotionalWindow;
   /** Longest value a DLT template variable may take (DLT's limit; sources say 20 to 40). */
   maxVariableLength: number;
   /** How long a request holds its Idempotency-Key before a retry may take over from a crashed holder. */
@@ -93,6 +100,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       voice: parsePrice(env, "PRICE_VOICE_CALL", DEFAULT_PRICES.voice),
     },
     maxVariableLength: integerFromEnv(env, "DLT_MAX_VARIABLE_LENGTH", 30, 1, 200),
+    promotionalWindow: env.PROMOTIONAL_WINDOW
+      ? parsePromotionalWindow(env.PROMOTIONAL_WINDOW)
+      : DEFAULT_PROMOTIONAL_WINDOW,
     idempotencyLockSeconds: integerFromEnv(env, "IDEMPOTENCY_LOCK_SECONDS", 60, 1, 3600),
     otpLimits: {
       sendsPerOtp: integerFromEnv(env, "OTP_MAX_SENDS_PER_OTP", 5, 1, 100),

@@ -12,6 +12,7 @@ import { QueueSignal } from "./delivery/queue-signal.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { createLogger, type Logger } from "./lib/logger.js";
 import type { PriceList } from "./messages/pricing.js";
+import type { PromotionalWindow } from "./messages/promotional-window.js";
 import { type Metrics, unmeteredMetrics } from "./metrics/metrics.js";
 import type { WebhookSettings } from "./webhooks/settings.js";
 import { type HostLookup, systemLookup } from "./webhooks/ssrf.js";
@@ -37,6 +38,7 @@ export interface AppContext {
   settingsCache: SettingsCache;
   prices: PriceList;
   maxVariableLength: number;
+  promotionalWindow: PromotionalWindow;
   /** How long a request holds its Idempotency-Key before a retry may take over from a crashed holder. */
   idempotencyLockSeconds: number;
   otpLimits: OtpLimits;
@@ -103,6 +105,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     settingsCache: new SettingsCache(),
     prices: config.prices,
     maxVariableLength: config.maxVariableLength,
+    promotionalWindow: config.promotionalWindow,
     idempotencyLockSeconds: config.idempotencyLockSeconds,
     otpLimits: config.otpLimits,
     rateLimits: config.rateLimits,

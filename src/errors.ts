@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   csrf_rejected: 403,
   not_found: 404,
   method_not_allowed: 405,
+  not_cancellable: 409,
   idempotency_key_in_use: 409,
   already_set_up: 409,
   payload_too_large: 413,

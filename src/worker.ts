@@ -1,5 +1,6 @@
 import type { AppContext } from "./context.js";
 import type { Carriers } from "./delivery/carrier.js";
+import { startScheduleSweeps } from "./delivery/schedule.js";
 import { startDeliveryLoop } from "./delivery/worker.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./delivery/worker-options.js";
 import { randomBase62 } from "./lib/ids.js";
@@ -10,7 +11,8 @@ import { startWebhookDispatcher } from "./webhooks/dispatcher.js";
 
 /*
  * Every loop that runs in the background starts here: a worker's (the delivery queue, OTP
- * fallbacks, the OTP expiry sweep, the webhook relay and dispatcher) and the server's periodic
+ * fallbacks, the OTP expiry sweep, scheduled messages and the expiry of unsent ones, the webhook
+ * relay and dispatcher) and the server's periodic
  * clean-up (maintenance.ts).
  */
 
@@ -45,6 +47,7 @@ export function startWorker(
   );
   fallbackTimer.unref();
   const stopExpirySweep = startOtpExpirySweep(ctx);
+  const stopScheduleSweeps = startScheduleSweeps(ctx);
   // Events to customers' webhook endpoints: a loop of its own, so no endpoint can hold up sends.
   const webhooks = startWebhookDispatcher(ctx, {
     owner: id,
@@ -59,6 +62,7 @@ export function startWorker(
       await fallbacks;
       await delivery.stop();
       await stopExpirySweep();
+      await stopScheduleSweeps();
       await webhooks.stop();
       ctx.log.info({ worker: id }, "delivery worker stopped");
     },

@@ -281,6 +281,7 @@ export const EVENT_TYPES = [
   "sms.delivered",
   "sms.undelivered",
   "sms.failed",
+  "sms.cancelled",
   "otp.sent",
   "otp.verified",
   "otp.failed",

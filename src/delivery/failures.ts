@@ -63,23 +63,37 @@ export async function failMessage(
       .returningAll()
       .executeTakeFirst();
     if (!failed) return false;
-    // The row is locked now: a part recorded while it was queued is among these.
-    const { rows: carried } = await carriedParts.execute(trx, { messageId });
-    if (carried.length > 0) {
-      await endPartlyCarried(
-        trx,
-        ctx,
-        now,
-        failed,
-        carried.map((part) => part.carrier_message_id),
-        error,
-      );
-      return true;
-    }
-    await recordMessageEvent(trx, ctx, "sms.failed", failed, []);
-    await refund(trx, ctx, failed, Number(failed.cost));
+    await settleFailed(trx, ctx, now, failed, error);
     return true;
   });
+}
+
+/**
+ * What follows a message's change to `failed`, in its transaction: its event and its refund,
+ * or, when parts of it were carried, its end as partly carried.
+ */
+export async function settleFailed(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  now: string,
+  failed: MessagesTable,
+  error: { code: string; message: string },
+): Promise<void> {
+  // The row is locked now: a part recorded while it was queued is among these.
+  const { rows: carried } = await carriedParts.execute(trx, { messageId: failed.id });
+  if (carried.length > 0) {
+    await endPartlyCarried(
+      trx,
+      ctx,
+      now,
+      failed,
+      carried.map((part) => part.carrier_message_id),
+      error,
+    );
+    return;
+  }
+  await recordMessageEvent(trx, ctx, "sms.failed", failed, []);
+  await refund(trx, ctx, failed, Number(failed.cost));
 }
 
 /**
@@ -129,7 +143,12 @@ export function chargeForParts(cost: number, parts: number, carried: number): nu
 }
 
 /** Gives `amount` of a message's charge back through the ledger, in the caller's transaction. */
-async function refund(trx: Transaction<Database>, ctx: AppContext, message: MessagesTable, amount: number) {
+export async function refund(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  message: MessagesTable,
+  amount: number,
+) {
   if (amount <= 0) return;
   await applyLedgerChange(trx, ctx.clock, {
     accountId: message.account_id,

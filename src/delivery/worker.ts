@@ -2,7 +2,8 @@ import type { AppContext } from "../context.js";
 import { priorityLaneOf } from "../db/database.js";
 import { isoAfter, isoNow } from "../lib/clock.js";
 import { tryUnseal } from "../lib/sealing.js";
-import { priorityOfLane, type TrafficCategory } from "../messages/traffic.js";
+import { isInsideWindow, nextOpening } from "../messages/promotional-window.js";
+import { priorityOfLane, type TrafficCategory, WINDOWED_LANE } from "../messages/traffic.js";
 import type {
   CarriedPart,
   Carrier,
@@ -12,8 +13,9 @@ import type {
   PartRecorder,
   SendResult,
 } from "./carrier.js";
-import { type ClaimedMessage, claimDueMessages } from "./claims.js";
+import { type ClaimedMessage, claimDueMessages, LaneClaimer } from "./claims.js";
 import { failMessage, scheduleRetry } from "./failures.js";
+import { holdForWindow } from "./schedule.js";
 import {
   type Acceptance,
   acceptancesInBursts,
@@ -50,13 +52,17 @@ export function startDeliveryLoop(
   const inFlight = new Set<Promise<void>>();
   const accept = acceptancesInBursts(delivery);
   const refillAt = Math.max(1, Math.floor(settings.batchSize / 4));
-  const claim = (limit: number) =>
+  const claimer = new LaneClaimer((limit, lanes) =>
     claimDueMessages(delivery.db, ctx.dialect, {
       owner: id,
       now: isoNow(ctx.clock),
       leaseUntil: isoAfter(ctx.clock, settings.leaseSeconds),
       limit,
-    });
+      lanes,
+    }),
+  );
+  const claim = (limit: number) =>
+    claimer.take(limit, isInsideWindow(ctx.promotionalWindow, ctx.clock.now()));
 
   const loop = (async () => {
     while (!stopped) {
@@ -135,17 +141,15 @@ async function deliver(
     );
     return;
   }
-  if (
-    outbound.otp &&
-    Date.parse(row.created_at) + outbound.otp.expirySeconds * 1000 <= ctx.clock.now().getTime()
-  ) {
-    // A passcode that reaches the handset after it expired only confuses: give up, refunded.
-    await failMessage(
-      ctx,
-      row.id,
-      { code: "otp_expired", message: "The passcode expired before it could be sent." },
-      owner,
-    );
+  const now = ctx.clock.now();
+  if (hasExpired(row, outbound, now.getTime())) {
+    // Useless now (a passcode past its expiry only confuses): given up, refunded.
+    await failMessage(ctx, row.id, EXPIRED, owner);
+    return;
+  }
+  if (row.priority === WINDOWED_LANE && !isInsideWindow(ctx.promotionalWindow, now)) {
+    // Claimed as the promotional window closed: it waits for the next opening.
+    await holdForWindow(ctx, lease, nextOpening(ctx.promotionalWindow, now));
     return;
   }
   let recordedParts = carriedParts.length;
@@ -189,6 +193,14 @@ async function deliver(
     return;
   }
   await scheduleRetry(ctx, lease, error, backoffSeconds(row.attempts, result.retryAfterSeconds));
+}
+
+const EXPIRED = { code: "expired", message: "The message expired before it could be sent." };
+
+/** Past its `expires_at`; a queued OTP message of before expiry times, past its code's expiry. */
+function hasExpired(row: ClaimedMessage, outbound: OutboundMessage, now: number): boolean {
+  if (row.expires_at !== null) return Date.parse(row.expires_at) <= now;
+  return outbound.otp !== undefined && Date.parse(row.created_at) + outbound.otp.expirySeconds * 1000 <= now;
 }
 
 function carrierFor(carriers: Carriers, row: ClaimedMessage): Carrier | undefined {

@@ -4,12 +4,18 @@ import { type EventWriter, recordEvent, recordEvents } from "../events/outbox.js
 import type { FinalStatus, Metrics } from "../metrics/metrics.js";
 import { toMessageView } from "./store.js";
 
-export type MessageEventType = "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed";
+export type MessageEventType =
+  | "sms.submitted"
+  | "sms.delivered"
+  | "sms.undelivered"
+  | "sms.failed"
+  | "sms.cancelled";
 
 const FINAL_STATUS_OF: Partial<Record<MessageEventType, FinalStatus>> = {
   "sms.delivered": "delivered",
   "sms.undelivered": "undelivered",
   "sms.failed": "failed",
+  "sms.cancelled": "cancelled",
 };
 
 /**

@@ -5,6 +5,7 @@ import type { DbOrTrx, Environment, MessagesTable } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../lib/ids.js";
 import { formatInr } from "../lib/money.js";
+import { type MessagePriority, priorityOfLane } from "./traffic.js";
 
 /** A message as the API shows it (docs/sms.md). */
 export interface MessageView {
@@ -26,11 +27,15 @@ export interface MessageView {
   carrier_message_ids: string[];
   /** The carrier route that took the message (live SMS); null before, and on other channels. */
   route: string | null;
+  priority: MessagePriority;
+  expires_at: string | null;
+  send_at: string | null;
   created_at: string;
   submitted_at: string | null;
   delivered_at: string | null;
   undelivered_at: string | null;
   failed_at: string | null;
+  cancelled_at: string | null;
 }
 
 export function toMessageView(row: MessagesTable, carrierMessageIds: string[] = []): MessageView {
@@ -52,11 +57,15 @@ export function toMessageView(row: MessagesTable, carrierMessageIds: string[] = 
     error_message: row.error_message,
     carrier_message_ids: carrierMessageIds,
     route: row.route,
+    priority: priorityOfLane(row.priority),
+    expires_at: row.expires_at,
+    send_at: row.send_at,
     created_at: row.created_at,
     submitted_at: row.submitted_at,
     delivered_at: row.delivered_at,
     undelivered_at: row.undelivered_at,
     failed_at: row.failed_at,
+    cancelled_at: row.cancelled_at,
   };
 }
 

@@ -11,8 +11,14 @@ export const MESSAGE_PRIORITIES: readonly MessagePriority[] = ["otp", "transacti
 /** The number stored in `messages.priority`: lower goes first. */
 export const PRIORITY_LANE: Readonly<Record<MessagePriority, number>> = { otp: 0, transactional: 1, bulk: 2 };
 
+/** The lane of bulk messages that may reach a carrier only inside the promotional window. */
+export const WINDOWED_LANE = 3;
+
+/** The lanes from which bulk is owed its share of a route's submits. */
+export const FIRST_BULK_LANE = PRIORITY_LANE.bulk;
+
 export function priorityOfLane(lane: number): MessagePriority {
-  return MESSAGE_PRIORITIES[lane] ?? "bulk";
+  return lane >= FIRST_BULK_LANE ? "bulk" : (MESSAGE_PRIORITIES[lane] ?? "bulk");
 }
 
 /** How long an SMS stays worth sending unless the send says otherwise (`validity_seconds`). */

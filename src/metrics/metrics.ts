@@ -3,7 +3,7 @@ import type { ConflictOutcome, TransactionConflict } from "../db/transaction.js"
 import { type CarrierMeter, unmetered as unmeteredCarriers } from "../delivery/carrier-meter.js";
 import type { VerifyReason } from "../otp/types.js";
 
-export type FinalStatus = "delivered" | "undelivered" | "failed";
+export type FinalStatus = "delivered" | "undelivered" | "failed" | "cancelled";
 /**
  * An OTP send: a new OTP, a resend of the pending one, its SMS again on another route (free),
  * or its fallback on another channel.

@@ -19,7 +19,7 @@ import type {
 import { processMetrics } from "./process.js";
 
 const CHANNELS: readonly Channel[] = ["sms", "whatsapp", "voice"];
-const FINAL_STATUSES: readonly FinalStatus[] = ["delivered", "undelivered", "failed"];
+const FINAL_STATUSES: readonly FinalStatus[] = ["delivered", "undelivered", "failed", "cancelled"];
 const OTP_SEND_KINDS: readonly OtpSendKind[] = ["new", "resend", "reroute", "fallback"];
 const VERIFY_REASONS: readonly VerifyReason[] = [
   "approved",

@@ -64,10 +64,8 @@ export async function sendSmsBatch(
   items.forEach((item, index) => {
     try {
       requireIndianMobile(item.to);
-      const sms = prepareSms(ctx, principal, item, {
-        senderKnown: senders.has(item.sender),
-        template: templates.get(item.template_id),
-      });
+      const registry = { senderKnown: senders.has(item.sender), template: templates.get(item.template_id) };
+      const sms = prepareSms(ctx, principal, item, registry, true);
       prepared.push({ index, sms });
       checked.push(undefined);
     } catch (error) {

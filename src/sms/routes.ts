@@ -5,6 +5,7 @@ import { type App, principalOf } from "../http/types.js";
 import { answerIdempotently } from "../idempotency/hooks.js";
 import { getMessage } from "../messages/store.js";
 import { BATCH_BODY_LIMIT_BYTES, sendSmsBatch } from "./batch.js";
+import { cancelMessage } from "./cancel.js";
 import {
   MessageResponse,
   SMS_BATCH_EXAMPLES,
@@ -72,5 +73,31 @@ export function smsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => getMessage(ctx, principalOf(request), request.params.id),
+  );
+
+  app.post(
+    "/v2/sms/:id/cancel",
+    {
+      schema: {
+        operationId: "cancelSms",
+        summary: "Cancel a scheduled or queued message, refunded",
+        description:
+          "While a message is `scheduled`, or `queued` and not yet taken for delivery, it ends `cancelled` and its cost is refunded (event `sms.cancelled`). Once a delivery has taken it, or it has ended, the answer is 409 `not_cancellable`. The body may be empty.",
+        tags: ["SMS"],
+        security: [{ apiKey: [] }],
+        params: Type.Object({
+          id: Type.String({ maxLength: 64, description: "The message id (msg_…)" }),
+        }),
+        response: {
+          200: MessageResponse,
+          404: errorResponse(["not_found"]),
+          409: errorResponse(["not_cancellable", "idempotency_key_in_use"]),
+        },
+      },
+    },
+    async (request, reply) =>
+      answerIdempotently(request, reply, 200, (record) =>
+        cancelMessage(ctx, principalOf(request), request.params.id, record),
+      ),
   );
 }

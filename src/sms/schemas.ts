@@ -2,6 +2,7 @@ import { Type } from "typebox";
 import { ERROR_STATUS } from "../errors.js";
 import { PUBLIC_ERROR_CODES } from "../http/schemas.js";
 import { MAX_BATCH_MESSAGES } from "./batch.js";
+import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from "./timing.js";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -26,6 +27,28 @@ export const SmsSendBody = Type.Object(
       }),
     ),
     reference: Type.Optional(Type.String({ maxLength: 64, description: "Your own id, echoed back" })),
+    priority: Type.Optional(
+      Type.Union([Type.Literal("otp"), Type.Literal("transactional"), Type.Literal("bulk")], {
+        description:
+          "Step down to bulk; never above what the send gets anyway (transactional for a single send on a transactional or service-implicit template, bulk otherwise)",
+      }),
+    ),
+    validity_seconds: Type.Optional(
+      Type.Integer({
+        minimum: MIN_VALIDITY_SECONDS,
+        maximum: MAX_VALIDITY_SECONDS,
+        description:
+          "Unsent after this long (from send_at, else acceptance), it fails as expired and is refunded; default 86400",
+      }),
+    ),
+    send_at: Type.Optional(
+      Type.String({
+        format: "date-time",
+        maxLength: 40,
+        description: "RFC 3339, up to 30 days ahead: accepted and charged now, status scheduled until then",
+        examples: ["2026-12-01T09:30:00+05:30"],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -104,11 +127,25 @@ export const MessageResponse = Type.Object({
   route: Nullable(
     Type.String({ description: "The SMSC route that took a live SMS (docs/routes.md); null otherwise" }),
   ),
+  priority: Type.Union([Type.Literal("otp"), Type.Literal("transactional"), Type.Literal("bulk")], {
+    description: "Its lane in the queue: otp goes first, then transactional, then bulk",
+  }),
+  expires_at: Nullable(
+    Type.String({
+      description: "Unsent by then, it fails as expired and is refunded; null for messages of before",
+    }),
+  ),
+  send_at: Nullable(
+    Type.String({
+      description: "When it joins the queue: the send's send_at, or the promotional window's opening",
+    }),
+  ),
   created_at: Type.String({ examples: ["2026-11-22T10:00:00.000Z"] }),
   submitted_at: Nullable(Type.String()),
   delivered_at: Nullable(Type.String()),
   undelivered_at: Nullable(Type.String()),
   failed_at: Nullable(Type.String()),
+  cancelled_at: Nullable(Type.String()),
 });
 
 export const SmsBatchBody = Type.Object(

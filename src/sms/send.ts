@@ -7,12 +7,12 @@ import { checkVariableValues } from "../dlt/variables.js";
 import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";
-import { isoAfter, isoNow } from "../lib/clock.js";
+import { isoNow } from "../lib/clock.js";
 import { requireIndianMobile } from "../lib/phone.js";
 import { priceOf } from "../messages/pricing.js";
 import { type MessageView, queuedMessage, toMessageView } from "../messages/store.js";
-import { DEFAULT_VALIDITY_SECONDS, PRIORITY_LANE } from "../messages/traffic.js";
 import { queueSends } from "./queue.js";
+import { timingOf } from "./timing.js";
 import type { PreparedSms, SendRegistry, SmsSendRequest } from "./types.js";
 
 export const MAX_SEGMENTS = 10;
@@ -38,7 +38,7 @@ export async function sendSms(
     `send:${request.sender}:${request.template_id}`,
     () => readSendRegistry(ctx, accountId, request.sender, request.template_id),
   );
-  const prepared = prepareSms(ctx, principal, request, registry);
+  const prepared = prepareSms(ctx, principal, request, registry, false);
   const [refusal] = await queueSends(ctx, {
     scope: { accountId, environment },
     sends: [prepared],
@@ -79,6 +79,7 @@ export function prepareSms(
   principal: KeyPrincipal,
   request: SmsSendRequest,
   registry: SendRegistry,
+  inBatch: boolean,
 ): PreparedSms {
   const { accountId, environment } = principal;
   const { senderKnown, template } = registry;
@@ -121,6 +122,7 @@ export function prepareSms(
   if (environment === "live" && !ctx.liveChannels.has("sms")) {
     throw new ApiError("channel_not_configured", "Live SMS is not configured on this server (no SMSC).");
   }
+  const timing = timingOf(ctx, request, template.category, inBatch);
 
   const row = queuedMessage(isoNow(ctx.clock), {
     account_id: accountId,
@@ -136,10 +138,7 @@ export function prepareSms(
     segments,
     cost: priceOf(ctx.prices, "sms", segments),
     sealed: null,
-    priority: PRIORITY_LANE.transactional,
-    category: template.category,
-    expires_at: isoAfter(ctx.clock, DEFAULT_VALIDITY_SECONDS),
-    send_at: null,
+    ...timing,
   });
   return { row, view: toMessageView(row) };
 }

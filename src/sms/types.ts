@@ -1,8 +1,9 @@
 import type { MessagesTable } from "../db/schema.js";
 import type { Template } from "../dlt/registry.js";
 import type { MessageView } from "../messages/store.js";
+import type { SendTimingRequest } from "./timing.js";
 
-export interface SmsSendRequest {
+export interface SmsSendRequest extends SendTimingRequest {
   to: string;
   sender: string;
   template_id: string;

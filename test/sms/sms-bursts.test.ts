@@ -112,6 +112,7 @@ describe.each(DIALECTS)("single sends arriving together on %s", (dialect) => {
             principal,
             { to, sender: "DAKIYA", template_id: SMS_TEMPLATE_ID, variables: { ref }, reference: ref },
             { senderKnown: true, template },
+            false,
           ),
       };
     };

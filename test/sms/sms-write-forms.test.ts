@@ -126,6 +126,7 @@ describe.each(DIALECTS)("the forms of an SMS send's write on %s", (dialect) => {
             reference: letter,
           },
           { senderKnown: true, template },
+          form === "batch",
         ),
       );
       const outcomes: Refusals =

@@ -196,11 +196,15 @@ describe.each(DIALECTS)("SMS send and delivery on %s", (dialect) => {
         error_message: null,
         carrier_message_ids: [],
         route: null,
+        priority: "transactional",
+        expires_at: new Date(clock.now().getTime() + 86_400_000).toISOString(),
+        send_at: null,
         created_at: queuedAt,
         submitted_at: null,
         delivered_at: null,
         undelivered_at: null,
         failed_at: null,
+        cancelled_at: null,
       });
 
       const charges = (await ledgerOf(accountId, "sandbox")).filter((e) => e.reason !== "credits_added");
@@ -640,6 +644,9 @@ describe.each(DIALECTS)("SMS send and delivery on %s", (dialect) => {
           text: VALID_TEXT,
           encoding: "gsm7",
           segments: 1,
+          priority: "transactional",
+          category: "transactional",
+          expiresAt: message.expires_at,
         },
       ]);
       const fetched = (await getSms(secret, message.id, live.app)).json<MessageView>();
