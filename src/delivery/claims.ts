@@ -41,6 +41,8 @@ export interface LaneRange {
   last: number;
 }
 
+const byLane = (a: ClaimedMessage, b: ClaimedMessage) => a.priority - b.priority;
+
 const EVERY_LANE: LaneRange = { first: 0, last: WINDOWED_LANE };
 
 /**
@@ -74,7 +76,8 @@ export async function claimDueMessages(
     )
     returning ${sql.join(CLAIMED_COLUMNS.map((column) => sql.ref(column)))}`.compile(db);
   const result = (await writeAheadOfCommit(db, query)) ?? (await db.executeQuery(query));
-  return result.rows;
+  // RETURNING keeps no order: the highest lane first again, so its deliveries start first.
+  return result.rows.sort(byLane);
 }
 
 /**

@@ -50,7 +50,7 @@ export async function openTestContext(
   const liveCarriers = options.liveCarriers ?? {};
   const ctx = await createContext(config, {
     clock: options.clock ?? new TestClock(),
-    log: options.log ?? createLogger("silent"),
+    log: options.log ?? createLogger(process.env.TEST_LOG ?? "silent"),
     liveChannels: Object.keys(liveCarriers) as Channel[],
   });
   carrierWiring.set(ctx, { config, liveCarriers });
