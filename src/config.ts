@@ -7,6 +7,11 @@ import { ConfigError } from "./errors.js";
 import { parseTrustedProxies } from "./http/trusted-proxies.js";
 import { formatInr, parseInr } from "./lib/money.js";
 import { DEFAULT_PRICES, MAX_UNIT_PRICE, type PriceList } from "./messages/pricing.js";
+import {
+  DEFAULT_PROMOTIONAL_WINDOW,
+  type PromotionalWindow,
+  parsePromotionalWindow,
+} from "./messages/promotional-window.js";
 import { parseMetricsListener } from "./metrics/config.js";
 import type { MetricsListenerConfig } from "./metrics/metrics.js";
 import { parseWebhookSettings, type WebhookSettings } from "./webhooks/settings.js";
@@ -61,6 +66,8 @@ export interface Config {
   trustedProxies: string[];
   /** The longest a request may take to arrive whole, headers and body (REQUEST_TIMEOUT_MS); then 408. */
   requestTimeoutMs: number;
+  /** When promotional and service-explicit SMS may reach a carrier, India time (PROMOTIONAL_WINDOW). */
+  promotionalWindow: PromotionalWindow;
 }
 
 /** 1 MiB (a batch) arrives well within a minute even at 20 KB/s; a client that stopped sending is let go after it. */
@@ -117,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsListener: parseMetricsListener(env, env.HOST || "127.0.0.1"),
     trustedProxies: parseTrustedProxies(env),
     requestTimeoutMs: integerFromEnv(env, "REQUEST_TIMEOUT_MS", DEFAULT_REQUEST_TIMEOUT_MS, 100, 3_600_000),
+    promotionalWindow: env.PROMOTIONAL_WINDOW
+      ? parsePromotionalWindow(env.PROMOTIONAL_WINDOW)
+      : DEFAULT_PROMOTIONAL_WINDOW,
     worker: {
       batchSize: integerFromEnv(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
       leaseSeconds: integerFromEnv(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),
