@@ -1,6 +1,6 @@
 import { type MessagePriority, PRIORITY_LANE } from "../../messages/traffic.js";
 
-/** Of every this many grants to waiters, one goes to the lowest lane waiting (docs/routes.md#priority). */
+/** Of every this many grants to waiters, one goes to the lowest lane waiting (docs/routes.md#priority-inside-a-route). */
 export const LOWEST_LANE_TURN = 10;
 
 type Waiter = (granted: boolean) => void;
