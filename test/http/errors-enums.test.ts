@@ -12,7 +12,7 @@ import { bearer, createAccountWithKey, TEST_PASSWORD } from "../helpers/fixtures
 import { useTestInstances } from "../helpers/instances.js";
 
 const CHANNELS = "sms, whatsapp, voice";
-const STATUSES = "queued, submitted, delivered, undelivered, failed";
+const STATUSES = "scheduled, queued, submitted, delivered, undelivered, failed, cancelled";
 const ENVIRONMENTS = "live, sandbox";
 
 /** What Ajv says when left to itself; none of it may reach a client. */

@@ -158,6 +158,7 @@ const ORDER = [
   "sendSmsBatch",
   "getSms",
   "listSms",
+  "cancelSms",
   "sendOtp",
   "verifyOtp",
   "getOtp",
@@ -177,6 +178,7 @@ const ORDER = [
 /** Which earlier answer an operation's `{id}` comes from. */
 const ID_FROM: Record<string, string> = {
   getSms: "sendSms",
+  cancelSms: "sendSms",
   getOtp: "sendOtp",
   getWebhookEndpoint: "createWebhookEndpoint",
   updateWebhookEndpoint: "createWebhookEndpoint",
