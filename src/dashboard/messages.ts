@@ -21,7 +21,7 @@ export interface StatusChange {
   at: string;
 }
 
-/** A charge given back: `amount` as an INR string, at the time the message failed. */
+/** A charge given back: `amount` as an INR string, at the time the message failed or was cancelled. */
 export interface Refund {
   amount: string;
   refunded_at: string;
@@ -33,10 +33,11 @@ export type DashboardMessage = MessageView & { refund: Refund | null };
 /**
  * A message that failed got its whole charge back through the ledger, in the transaction that
  * failed it (`<channel>_refund`, referencing the message; see failMessage in
- * delivery/failures.ts), so its refund is its `cost`, when it failed. A long message of which the
- * carrier took only the first parts ended `undelivered` without ever being `submitted`, its
- * `cost` lowered to the parts carried (each an equal share) and the rest refunded then. No other
- * message was refunded.
+ * delivery/failures.ts), so its refund is its `cost`, when it failed; a cancelled one likewise, in
+ * the transaction that cancelled it (sms/cancel.ts). A long message of which the carrier took
+ * only the first parts ended `undelivered` without ever being `submitted`, its `cost` lowered to
+ * the parts carried (each an equal share) and the rest refunded then. No other message was
+ * refunded.
  */
 export function withRefund(message: MessageView): DashboardMessage {
   const cost = parseInr(message.cost) ?? 0;
@@ -44,6 +45,8 @@ export function withRefund(message: MessageView): DashboardMessage {
   let refund: Refund | null = null;
   if (message.status === "failed" && cost > 0 && message.failed_at !== null) {
     refund = { amount: message.cost, refunded_at: message.failed_at };
+  } else if (message.status === "cancelled" && cost > 0 && message.cancelled_at !== null) {
+    refund = { amount: message.cost, refunded_at: message.cancelled_at };
   } else if (
     message.status === "undelivered" &&
     message.submitted_at === null &&
@@ -89,16 +92,32 @@ export async function getMessageDetail(
     .select("attempts")
     .where("id", "=", id)
     .executeTakeFirstOrThrow();
+  return { ...withRefund(message), history: statusHistory(message), attempts: Number(row.attempts) };
+}
+
+/**
+ * The statuses a message went through, oldest first, from the times it keeps. A message with a
+ * `send_at` was `scheduled` when accepted and joined the queue at `send_at` (the release follows
+ * within a second); one held back for the promotional window shows that wait the same way.
+ */
+function statusHistory(message: MessageView): StatusChange[] {
+  const ended = message.cancelled_at ?? message.failed_at;
+  const sendAt = message.send_at;
+  const released =
+    sendAt !== null &&
+    message.status !== "scheduled" &&
+    (message.submitted_at !== null || ended === null || sendAt <= ended);
   const moves: [MessageStatus, string | null][] = [
-    ["queued", message.created_at],
+    [sendAt === null ? "queued" : "scheduled", message.created_at],
+    ["queued", released ? sendAt : null],
     ["submitted", message.submitted_at],
     ["delivered", message.delivered_at],
     ["undelivered", message.undelivered_at],
     ["failed", message.failed_at],
+    ["cancelled", message.cancelled_at],
   ];
-  const history = moves
+  return moves
     .filter((move): move is [MessageStatus, string] => move[1] !== null)
     .map(([status, at]) => ({ status, at }))
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  return { ...withRefund(message), history, attempts: Number(row.attempts) };
 }

@@ -1,11 +1,13 @@
 /**
  * The dashboard API behind the console's rough edges: the messages' number search (national
  * numbers, the end of a number, LIKE's wildcards kept literal), refunds of failed messages as the
- * ledger recorded them, one rule for template content, and editing and removing templates.
+ * ledger recorded them, scheduled messages and cancelling them, one rule for template content,
+ * and editing and removing templates.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../../src/context.js";
 import { endsWith } from "../../src/db/ends-with.js";
+import { releaseDueScheduled } from "../../src/delivery/schedule.js";
 import { analyseTemplateContent } from "../../src/dlt/template-syntax.js";
 import type { App } from "../../src/http/types.js";
 import { dashboardRequest, type SignedIn, signedInAccount } from "../helpers/dashboard.js";
@@ -57,7 +59,25 @@ describe.each(DIALECTS)("dashboard console API on %s", (dialect) => {
       instances.clock.advance(1);
       return sent.json<{ id: string }>().id;
     };
-    return { session, sendAndDeliver };
+    /** Sends one SMS to go out at `sendAt` (RFC 3339); answers its id. */
+    const sendLater = async (to: string, sendAt: string): Promise<string> => {
+      const sent = await app.inject({
+        method: "POST",
+        url: "/v2/sms/send",
+        headers: { authorization: `Bearer ${key.secret}` },
+        payload: {
+          to,
+          sender: "DAKIYA",
+          template_id: TEMPLATE_ID,
+          variables: { var1: "4821" },
+          send_at: sendAt,
+        },
+      });
+      expect(sent.statusCode, sent.body).toBe(202);
+      expect(sent.json().status).toBe("scheduled");
+      return sent.json<{ id: string }>().id;
+    };
+    return { session, sendAndDeliver, sendLater };
   }
 
   describe("the number search of messages and the sandbox inbox", () => {
@@ -229,6 +249,170 @@ describe.each(DIALECTS)("dashboard console API on %s", (dialect) => {
       );
       expect(overview.json().balances.sandbox).toBe("99.7500");
       expect(overview.json().messages[0]).toMatchObject({ id: failed, refund: failedItem.refund });
+    });
+  });
+
+  describe("scheduled messages and cancelling", () => {
+    const inAnHour = () => new Date(instances.clock.now().getTime() + 3_600_000).toISOString();
+    const balance = async (session: SignedIn) =>
+      (await dashboardRequest(app, session, "GET", "/dashboard/api/overview?environment=sandbox")).json<{
+        balances: { sandbox: string };
+      }>().balances.sandbox;
+
+    it("lists a scheduled message with its times and priority, and cancels it with a refund", async () => {
+      const { session, sendLater } = await sendingAccount();
+      const sendAt = inAnHour();
+      const id = await sendLater("+919876543210", sendAt);
+      expect(await balance(session)).toBe("99.7500");
+
+      const scheduled = await dashboardRequest(
+        app,
+        session,
+        "GET",
+        "/dashboard/api/messages?environment=sandbox&status=scheduled",
+      );
+      expect(scheduled.statusCode).toBe(200);
+      const [item] = scheduled.json().data;
+      expect(item).toMatchObject({
+        id,
+        status: "scheduled",
+        priority: "transactional",
+        send_at: sendAt,
+        cancelled_at: null,
+        refund: null,
+      });
+      expect(Date.parse(item.expires_at)).toBeGreaterThan(Date.parse(sendAt));
+
+      instances.clock.advance(60);
+      const cancelled = await dashboardRequest(
+        app,
+        session,
+        "POST",
+        `/dashboard/api/messages/${id}/cancel?environment=sandbox`,
+        {},
+      );
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+      const body = cancelled.json();
+      expect(body).toMatchObject({ id, status: "cancelled", cost: "0.2500" });
+      expect(body.refund).toEqual({ amount: "0.2500", refunded_at: body.cancelled_at });
+      expect(await balance(session)).toBe("100.0000");
+
+      const detail = await dashboardRequest(
+        app,
+        session,
+        "GET",
+        `/dashboard/api/messages/${id}?environment=sandbox`,
+      );
+      expect(detail.json()).toMatchObject({
+        status: "cancelled",
+        send_at: sendAt,
+        refund: body.refund,
+        history: [
+          { status: "scheduled", at: item.created_at },
+          { status: "cancelled", at: body.cancelled_at },
+        ],
+      });
+      const listed = await dashboardRequest(
+        app,
+        session,
+        "GET",
+        "/dashboard/api/messages?environment=sandbox&status=cancelled",
+      );
+      expect(listed.json().data.map((message: { id: string }) => message.id)).toEqual([id]);
+
+      const again = await dashboardRequest(
+        app,
+        session,
+        "POST",
+        `/dashboard/api/messages/${id}/cancel?environment=sandbox`,
+        {},
+      );
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toMatchObject({ code: "not_cancellable", param: "id" });
+      expect(await balance(session)).toBe("100.0000");
+    });
+
+    it("shows a scheduled message that went out joining the queue at its send_at", async () => {
+      const { session, sendLater } = await sendingAccount();
+      const sendAt = inAnHour();
+      const id = await sendLater("+919876543212", sendAt);
+      instances.clock.advance(3_601);
+      expect(await releaseDueScheduled(ctx)).toBe(1);
+      await drainQueue(ctx);
+      const detail = await dashboardRequest(
+        app,
+        session,
+        "GET",
+        `/dashboard/api/messages/${id}?environment=sandbox`,
+      );
+      const message = detail.json();
+      expect(message.status).toBe("delivered");
+      expect(message.history.map((step: { status: string }) => step.status)).toEqual([
+        "scheduled",
+        "queued",
+        "submitted",
+        "delivered",
+      ]);
+      expect(message.history[1].at).toBe(sendAt);
+    });
+
+    it("refuses to cancel a delivered message, another account's, another environment's, or without CSRF", async () => {
+      const { session, sendAndDeliver, sendLater } = await sendingAccount();
+      const delivered = await sendAndDeliver("+919876543210");
+      const refused = await dashboardRequest(
+        app,
+        session,
+        "POST",
+        `/dashboard/api/messages/${delivered}/cancel?environment=sandbox`,
+        {},
+      );
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.code).toBe("not_cancellable");
+      expect(refused.json().error.message).toContain("delivered");
+
+      const waiting = await sendLater("+919876543211", inAnHour());
+      const stranger = await newSession();
+      const foreign = await dashboardRequest(
+        app,
+        stranger,
+        "POST",
+        `/dashboard/api/messages/${waiting}/cancel?environment=sandbox`,
+        {},
+      );
+      expect(foreign.statusCode).toBe(404);
+      const live = await dashboardRequest(
+        app,
+        session,
+        "POST",
+        `/dashboard/api/messages/${waiting}/cancel?environment=live`,
+        {},
+      );
+      expect(live.statusCode).toBe(404);
+      const noToken = await app.inject({
+        method: "POST",
+        url: `/dashboard/api/messages/${waiting}/cancel?environment=sandbox`,
+        headers: { cookie: session.cookie },
+        payload: {},
+      });
+      expect(noToken.statusCode).toBe(403);
+      expect(noToken.json().error.code).toBe("csrf_rejected");
+      const noEnvironment = await dashboardRequest(
+        app,
+        session,
+        "POST",
+        `/dashboard/api/messages/${waiting}/cancel`,
+        {},
+      );
+      expect(noEnvironment.statusCode).toBe(400);
+
+      const still = await dashboardRequest(
+        app,
+        session,
+        "GET",
+        `/dashboard/api/messages/${waiting}?environment=sandbox`,
+      );
+      expect(still.json()).toMatchObject({ status: "scheduled", refund: null });
+      expect(await balance(session)).toBe("99.5000");
     });
   });
 

@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.js";
 import type { AppContext } from "../../src/context.js";
+import type { Dialect } from "../../src/db/schema.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { openTestContext } from "./context.js";
@@ -45,13 +46,14 @@ export interface DashboardServer {
 
 /**
  * The whole server (API, dashboard API, the built app from web/dist and a delivery worker) on
- * a fresh SQLite database, on the real clock so the worker delivers sandbox messages by itself.
- * `env` adds settings to the test configuration (e.g. `WEBHOOK_ALLOW_PRIVATE`).
+ * a fresh database (SQLite unless `dialect` says otherwise), on the real clock so the worker
+ * delivers sandbox messages by itself. `env` adds settings to the test configuration (e.g.
+ * `WEBHOOK_ALLOW_PRIVATE`).
  */
 export async function startDashboardServer(
-  options: { env?: NodeJS.ProcessEnv } = {},
+  options: { env?: NodeJS.ProcessEnv; dialect?: Dialect } = {},
 ): Promise<DashboardServer> {
-  const database: TestDatabase = await createTestDatabase("sqlite");
+  const database: TestDatabase = await createTestDatabase(options.dialect ?? "sqlite");
   const ctx = await openTestContext(database.url, {
     clock: systemClock,
     ...(options.env ? { env: options.env } : {}),
@@ -96,13 +98,17 @@ export interface DashboardBrowser {
  */
 export function useDashboardBrowser(options: {
   env?: NodeJS.ProcessEnv;
+  dialect?: Dialect;
   /** How long the UI may take to show what the server did. */
   uiTimeoutMs: number;
 }): DashboardBrowser {
   let started: { server: DashboardServer; browser: Browser } | undefined;
   beforeAll(async () => {
     const [server, browser] = await Promise.all([
-      startDashboardServer(options.env ? { env: options.env } : {}),
+      startDashboardServer({
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.dialect ? { dialect: options.dialect } : {}),
+      }),
       launchChromium(),
     ]);
     started = { server, browser };

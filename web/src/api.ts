@@ -3,14 +3,31 @@
 export type Environment = "live" | "sandbox";
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
 
-export type MessageStatus = "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+export type MessageStatus =
+  | "scheduled"
+  | "queued"
+  | "submitted"
+  | "delivered"
+  | "undelivered"
+  | "failed"
+  | "cancelled";
 export const MESSAGE_STATUSES: readonly MessageStatus[] = [
+  "scheduled",
   "queued",
   "submitted",
   "delivered",
   "undelivered",
   "failed",
+  "cancelled",
 ];
+
+/** A message can be cancelled while it waits: the server refuses (409) once a delivery took it. */
+export function isCancellable(message: Message): boolean {
+  return message.status === "scheduled" || message.status === "queued";
+}
+
+/** The lane a message waits in: OTPs go first, bulk traffic last (docs/sms.md). */
+export type MessagePriority = "otp" | "transactional" | "bulk";
 
 export type Channel = "sms" | "whatsapp" | "voice";
 export const CHANNELS: readonly Channel[] = ["sms", "whatsapp", "voice"];
@@ -81,14 +98,21 @@ export interface Message {
   error_code: string | null;
   error_message: string | null;
   carrier_message_ids: string[];
+  route: string | null;
+  priority: MessagePriority;
+  /** When the message stops being worth sending; unsent by then, it fails and is refunded. */
+  expires_at: string | null;
+  /** When a scheduled message joins the queue (asked for, or the promotional window's opening). */
+  send_at: string | null;
   created_at: string;
   submitted_at: string | null;
   delivered_at: string | null;
   undelivered_at: string | null;
   failed_at: string | null;
+  cancelled_at: string | null;
   /**
-   * The charge given back: all of it when the message failed, the parts never sent of a long
-   * message only partly sent; `null` for a message that was not refunded.
+   * The charge given back: all of it when the message failed or was cancelled, the parts never
+   * sent of a long message only partly sent; `null` for a message that was not refunded.
    */
   refund: Refund | null;
 }
@@ -183,6 +207,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "sms.delivered",
   "sms.undelivered",
   "sms.failed",
+  "sms.cancelled",
   "otp.sent",
   "otp.verified",
   "otp.failed",
@@ -377,6 +402,11 @@ export const api = {
     request<MessagePage>("GET", "/messages", { query: { environment, ...filters }, signal }),
   getMessage: (environment: Environment, id: string, signal?: AbortSignal) =>
     request<MessageDetail>("GET", `/messages/${encodeURIComponent(id)}`, { query: { environment }, signal }),
+  cancelMessage: (environment: Environment, id: string) =>
+    request<Message>("POST", `/messages/${encodeURIComponent(id)}/cancel`, {
+      query: { environment },
+      body: {},
+    }),
 
   sandboxInbox: (limit: number, signal?: AbortSignal) =>
     request<{ data: SandboxDelivery[] }>("GET", "/sandbox/messages", { query: { limit }, signal }),

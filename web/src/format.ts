@@ -55,6 +55,45 @@ const shortDateTime = new Intl.DateTimeFormat("en-IN", {
 
 const dateOnly = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "short", year: "numeric" });
 
+/** The product's customers are in India: times that decide when a message may go out are shown there. */
+const INDIA_TIME_ZONE = "Asia/Kolkata";
+const indiaParts = { timeZone: INDIA_TIME_ZONE, day: "numeric", month: "short", hourCycle: "h23" } as const;
+const indiaDateTime = new Intl.DateTimeFormat("en-IN", { ...indiaParts, hour: "2-digit", minute: "2-digit" });
+const indiaDateTimeWithYear = new Intl.DateTimeFormat("en-IN", {
+  ...indiaParts,
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+const indiaYear = new Intl.DateTimeFormat("en-IN", { timeZone: INDIA_TIME_ZONE, year: "numeric" });
+const utcDateTime = new Intl.DateTimeFormat("en-IN", {
+  timeZone: "UTC",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/**
+ * India time, to the minute, whatever the browser's zone: "1 Dec, 09:00 IST" (the year only when
+ * it is not this year's). Pair it with formatUtc in a tooltip.
+ */
+export function formatIndiaTime(iso: string, now = Date.now()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const thisYear = indiaYear.format(date) === indiaYear.format(now);
+  return `${(thisYear ? indiaDateTime : indiaDateTimeWithYear).format(date)} IST`;
+}
+
+/** The exact instant in UTC, "1 Dec 2026, 03:30:00 UTC", for tooltips. */
+export function formatUtc(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${utcDateTime.format(date)} UTC`;
+}
+
 /** The day alone, for narrow columns; the full time goes in a tooltip. */
 export function formatDate(iso: string): string {
   const date = new Date(iso);
@@ -111,6 +150,11 @@ export function channelLabel(channel: string): string {
     default:
       return channel;
   }
+}
+
+/** A message's priority lane: "otp" → "OTP". */
+export function priorityLabel(priority: string): string {
+  return priority === "otp" ? "OTP" : categoryLabel(priority);
 }
 
 export function categoryLabel(category: string): string {

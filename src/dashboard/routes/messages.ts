@@ -2,12 +2,14 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
 import { listSandboxInbox } from "../../sandbox/inbox.js";
+import { cancelMessage } from "../../sms/cancel.js";
 import { MessageStatusSchema } from "../../sms/schemas.js";
 import { sessionOf } from "../auth.js";
-import { getMessageDetail, listMessages } from "../messages.js";
+import { getMessageDetail, listMessages, withRefund } from "../messages.js";
 import { parseNumberFilter } from "../number-filter.js";
-import { EnvironmentSchema, HIDDEN } from "../schemas.js";
+import { EnvironmentQuery, EnvironmentSchema, HIDDEN } from "../schemas.js";
 
+const MessageParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const ChannelSchema = Type.Union([Type.Literal("sms"), Type.Literal("whatsapp"), Type.Literal("voice")]);
 
 export function messageRoutes(app: App, ctx: AppContext): void {
@@ -44,8 +46,8 @@ export function messageRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         ...HIDDEN,
-        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-        querystring: Type.Object({ environment: EnvironmentSchema }, { additionalProperties: false }),
+        params: MessageParams,
+        querystring: EnvironmentQuery,
       },
     },
     async (request) =>
@@ -54,6 +56,17 @@ export function messageRoutes(app: App, ctx: AppContext): void {
         { accountId: sessionOf(request).accountId, environment: request.query.environment },
         request.params.id,
       ),
+  );
+
+  // The API's cancel (POST /v2/sms/{id}/cancel) for the signed-in account: 409 `not_cancellable`
+  // once a delivery has taken the message or it has ended.
+  app.post(
+    "/dashboard/api/messages/:id/cancel",
+    { schema: { ...HIDDEN, params: MessageParams, querystring: EnvironmentQuery } },
+    async (request) => {
+      const scope = { accountId: sessionOf(request).accountId, environment: request.query.environment };
+      return withRefund(await cancelMessage(ctx, scope, request.params.id));
+    },
   );
 
   app.get(

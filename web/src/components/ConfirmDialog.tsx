@@ -8,6 +8,8 @@ interface ConfirmDialogProps {
   /** The confirm button's label, and what it says while the action runs. */
   confirmLabel: string;
   busyLabel: string;
+  /** The button that closes the dialog without acting; "Cancel" unless that is the action itself. */
+  dismissLabel?: string;
   /** The action; its error is shown in the dialog, which stays open to try again. */
   onConfirm(): Promise<void>;
   onClose(): void;
@@ -19,6 +21,7 @@ export function ConfirmDialog({
   children,
   confirmLabel,
   busyLabel,
+  dismissLabel = "Cancel",
   onConfirm,
   onClose,
 }: ConfirmDialogProps) {
@@ -42,7 +45,7 @@ export function ConfirmDialog({
       <ErrorNotice error={error} />
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onClose}>
-          Cancel
+          {dismissLabel}
         </button>
         <button type="button" className="button button-danger" onClick={confirm} disabled={busy}>
           {busy ? busyLabel : confirmLabel}

@@ -1,9 +1,19 @@
 import { Link } from "react-router";
-import type { Message } from "../api";
+import { isCancellable, type Message } from "../api";
 import { addInr, channelLabel, formatDateTime, formatInr, formatShortDateTime } from "../format";
+import { IndiaTime } from "./IndiaTime";
 import { StatusBadge } from "./StatusBadge";
 
-export function MessagesTable({ messages, caption }: { messages: Message[]; caption: string }) {
+/** Messages, newest first; with `onCancel`, each waiting message has a Cancel button. */
+export function MessagesTable({
+  messages,
+  caption,
+  onCancel,
+}: {
+  messages: Message[];
+  caption: string;
+  onCancel?: (message: Message) => void;
+}) {
   return (
     <div className="table-wrap">
       <table className="table table-stack">
@@ -20,6 +30,11 @@ export function MessagesTable({ messages, caption }: { messages: Message[]; capt
             <th scope="col" className="numeric">
               Cost
             </th>
+            {onCancel ? (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -36,6 +51,11 @@ export function MessagesTable({ messages, caption }: { messages: Message[]; capt
               <td data-label="Channel">{channelLabel(message.channel)}</td>
               <td data-label="Status">
                 <StatusBadge status={message.status} />
+                {message.status === "scheduled" && message.send_at ? (
+                  <span className="status-note">
+                    Sends at <IndiaTime iso={message.send_at} />
+                  </span>
+                ) : null}
               </td>
               <td data-label="Segments" className="numeric mono">
                 {message.segments}
@@ -43,6 +63,20 @@ export function MessagesTable({ messages, caption }: { messages: Message[]; capt
               <td data-label="Cost" className="numeric mono">
                 <Cost message={message} />
               </td>
+              {onCancel ? (
+                <td data-label="Actions" className="actions-cell">
+                  {isCancellable(message) ? (
+                    <button
+                      type="button"
+                      className="button button-small button-ghost-danger"
+                      onClick={() => onCancel(message)}
+                      aria-label={`Cancel the message to ${message.to}`}
+                    >
+                      Cancel
+                    </button>
+                  ) : null}
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>
@@ -52,12 +86,12 @@ export function MessagesTable({ messages, caption }: { messages: Message[]; capt
 }
 
 /**
- * The charge; one refunded whole (a failed message) struck through, with the refund beside it,
+ * The charge; one refunded whole (a failed or cancelled message) struck through, with the refund beside it,
  * and one refunded in part (a long message only partly sent) with what went back of what was charged.
  */
 export function Cost({ message }: { message: Message }) {
   if (!message.refund) return <>{formatInr(message.cost)}</>;
-  if (message.status !== "failed") {
+  if (message.status !== "failed" && message.status !== "cancelled") {
     return (
       <span
         title={`${formatInr(message.refund.amount)} refunded ${formatDateTime(message.refund.refunded_at)}`}

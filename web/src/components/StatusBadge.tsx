@@ -9,6 +9,8 @@ const TONES: Record<string, string> = {
   enabled: "green",
   disabled: "grey",
   submitted: "blue",
+  scheduled: "violet",
+  cancelled: "outline",
 };
 
 export function StatusBadge({ status }: { status: string }) {

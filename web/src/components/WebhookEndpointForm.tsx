@@ -15,6 +15,7 @@ const EVENT_EXPLANATIONS: Record<WebhookEventType, string> = {
   "sms.delivered": "A receipt says delivered",
   "sms.undelivered": "A receipt says not delivered, or a long SMS went out only in part",
   "sms.failed": "Failed for good, and refunded",
+  "sms.cancelled": "Cancelled before it went out, and refunded",
   "otp.sent": "A passcode went out (send, resend or fallback)",
   "otp.verified": "The right code was entered",
   "otp.failed": "Expired, or too many wrong codes",

@@ -1,12 +1,14 @@
-import { type ReactNode, useCallback } from "react";
+import { type ReactNode, useCallback, useState } from "react";
 import { Link, useParams } from "react-router";
-import { ApiError, api, type MessageDetail } from "../api";
-import { EmptyState, ErrorNotice, Loading } from "../components/Feedback";
+import { ApiError, api, isCancellable, type MessageDetail } from "../api";
+import { CancelMessageDialog, cancelledNotice } from "../components/CancelMessageDialog";
+import { EmptyState, ErrorNotice, Loading, SuccessNotice } from "../components/Feedback";
+import { IndiaTime } from "../components/IndiaTime";
 import { Cost } from "../components/MessagesTable";
 import { PageHeader } from "../components/PageHeader";
 import { StatusBadge } from "../components/StatusBadge";
 import { useEnvironment } from "../environment";
-import { channelLabel, formatDateTime, formatInr } from "../format";
+import { channelLabel, formatDateTime, formatInr, priorityLabel } from "../format";
 import { useResource } from "../use-resource";
 
 export function MessageDetailPage() {
@@ -18,6 +20,8 @@ export function MessageDetailPage() {
   );
   const message = useResource(load);
   const notFound = message.error instanceof ApiError && message.error.status === 404;
+  const [cancelling, setCancelling] = useState(false);
+  const [outcome, setOutcome] = useState<{ done: string } | { refused: Error } | undefined>();
 
   return (
     <>
@@ -27,8 +31,28 @@ export function MessageDetailPage() {
       <PageHeader
         title="Message"
         description={<span className="mono">{id}</span>}
-        actions={message.data ? <StatusBadge status={message.data.status} /> : null}
+        actions={
+          message.data ? (
+            <div className="message-actions">
+              <StatusBadge status={message.data.status} />
+              {isCancellable(message.data) ? (
+                <button
+                  type="button"
+                  className="button button-small button-ghost-danger"
+                  onClick={() => {
+                    setOutcome(undefined);
+                    setCancelling(true);
+                  }}
+                >
+                  Cancel message
+                </button>
+              ) : null}
+            </div>
+          ) : null
+        }
       />
+      {outcome && "done" in outcome ? <SuccessNotice>{outcome.done}</SuccessNotice> : null}
+      <ErrorNotice error={outcome && "refused" in outcome ? outcome.refused : undefined} />
       {message.loading && !message.data ? <Loading /> : null}
       {notFound ? (
         <EmptyState title={`No ${environment} message with this id`}>
@@ -41,6 +65,23 @@ export function MessageDetailPage() {
         <ErrorNotice error={message.error} />
       )}
       {message.data ? <MessageDetails message={message.data} /> : null}
+      {cancelling && message.data ? (
+        <CancelMessageDialog
+          message={message.data}
+          environment={environment}
+          onCancelled={(cancelled) => {
+            setCancelling(false);
+            setOutcome({ done: cancelledNotice(cancelled) });
+            message.reload();
+          }}
+          onRefused={(error) => {
+            setCancelling(false);
+            setOutcome({ refused: error });
+            message.reload();
+          }}
+          onClose={() => setCancelling(false)}
+        />
+      ) : null}
     </>
   );
 }
@@ -57,6 +98,7 @@ function MessageDetails({ message }: { message: MessageDetail }) {
             {message.to}
           </Fact>
           <Fact term="Channel">{channelLabel(message.channel)}</Fact>
+          <Fact term="Priority">{priorityLabel(message.priority)}</Fact>
           <Fact term="Encoding" mono>
             {message.encoding}
           </Fact>
@@ -82,6 +124,12 @@ function MessageDetails({ message }: { message: MessageDetail }) {
           </Fact>
           <Fact term="Environment">{message.environment}</Fact>
           <Fact term="Created">{formatDateTime(message.created_at)}</Fact>
+          {message.send_at ? (
+            <Fact term={message.status === "scheduled" ? "Sends at" : "Scheduled for"}>
+              <IndiaTime iso={message.send_at} />
+            </Fact>
+          ) : null}
+          <Fact term="Expires">{message.expires_at ? <IndiaTime iso={message.expires_at} /> : "—"}</Fact>
         </dl>
       </section>
 

@@ -9,7 +9,8 @@ import {
   type MessageFilters,
   type MessageStatus,
 } from "../api";
-import { EmptyState, ErrorNotice, formErrors, Loading } from "../components/Feedback";
+import { CancelMessageDialog, cancelledNotice } from "../components/CancelMessageDialog";
+import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
 import { Field } from "../components/Field";
 import { MessagesTable } from "../components/MessagesTable";
 import { PageHeader } from "../components/PageHeader";
@@ -41,14 +42,35 @@ export function MessagesPage() {
   const [more, setMore] = useState<{ messages: Message[]; hasMore: boolean } | undefined>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<Error | undefined>();
+  const [cancelling, setCancelling] = useState<Message | undefined>();
+  const [outcome, setOutcome] = useState<{ done: string } | { refused: Error } | undefined>();
   // Pages loaded with "Load more" belong to the filters they were loaded with.
   // biome-ignore lint/correctness/useExhaustiveDependencies: resets whenever the first page's source changes
   useEffect(() => {
     setMore(undefined);
     setMoreError(undefined);
+    setOutcome(undefined);
   }, [load]);
 
   const messages = [...(firstPage.data?.data ?? []), ...(more?.messages ?? [])];
+
+  /** Shows a message's new state in whichever loaded page holds it. */
+  const replace = (changed: Message) => {
+    const swap = (list: Message[]) => list.map((message) => (message.id === changed.id ? changed : message));
+    firstPage.setData((page) => page && { ...page, data: swap(page.data) });
+    setMore((pages) => pages && { ...pages, messages: swap(pages.messages) });
+  };
+  const onCancelled = (message: Message) => {
+    setCancelling(undefined);
+    replace(message);
+    setOutcome({ done: cancelledNotice(message) });
+    firstPage.reload();
+  };
+  const onRefused = (error: Error) => {
+    setCancelling(undefined);
+    setOutcome({ refused: error });
+    firstPage.reload();
+  };
   const hasMore = more ? more.hasMore : (firstPage.data?.has_more ?? false);
 
   const setFilter = (name: keyof MessageFilters, value: string) => {
@@ -160,6 +182,8 @@ export function MessagesPage() {
       </form>
 
       <ErrorNotice error={errors.form} />
+      {outcome && "done" in outcome ? <SuccessNotice>{outcome.done}</SuccessNotice> : null}
+      <ErrorNotice error={outcome && "refused" in outcome ? outcome.refused : undefined} />
       {firstPage.error && !firstPage.data && messages.length === 0 ? null : (
         <section className="card card-flush" aria-label="Message list">
           {firstPage.loading && !firstPage.data ? <Loading /> : null}
@@ -175,7 +199,14 @@ export function MessagesPage() {
             </EmptyState>
           ) : null}
           {messages.length > 0 ? (
-            <MessagesTable messages={messages} caption={`${environment} messages`} />
+            <MessagesTable
+              messages={messages}
+              caption={`${environment} messages`}
+              onCancel={(message) => {
+                setOutcome(undefined);
+                setCancelling(message);
+              }}
+            />
           ) : null}
         </section>
       )}
@@ -186,6 +217,15 @@ export function MessagesPage() {
             {loadingMore ? "Loading…" : "Load more"}
           </button>
         </div>
+      ) : null}
+      {cancelling ? (
+        <CancelMessageDialog
+          message={cancelling}
+          environment={environment}
+          onCancelled={onCancelled}
+          onRefused={onRefused}
+          onClose={() => setCancelling(undefined)}
+        />
       ) : null}
     </>
   );
