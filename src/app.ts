@@ -4,18 +4,17 @@ import { balanceRoutes } from "./accounts/routes.js";
 import type { AppContext } from "./context.js";
 import { registerDashboardAuth } from "./dashboard/auth.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
-import { ApiError } from "./errors.js";
 import { eventRoutes } from "./events/routes.js";
 import { registerApiKeyAuth } from "./http/auth.js";
 import { createClientErrorHandler } from "./http/client-errors.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { healthRoutes } from "./http/health.js";
 import { RequestsInFlight } from "./http/in-flight.js";
+import { registerJsonBodies } from "./http/json-body.js";
 import { registerDocs } from "./http/openapi.js";
 import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js";
 import { RequestLogController } from "./http/request-log.js";
 import { lazyRequestLogger } from "./http/request-logger.js";
-import { addRouteOnRequest, BODY_METHODS, takesBody } from "./http/route-hooks.js";
 import { answerFrameworkError, registerTextSafety, registerUtf8Json } from "./http/text-safety.js";
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
@@ -65,7 +64,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerMetrics(app, ctx);
   registerApiKeyAuth(app, ctx);
   await registerDashboardAuth(app, ctx);
-  registerJsonOnly(app);
+  registerJsonBodies(app);
   registerIdempotency(app, ctx);
   await registerDocs(app, ctx);
   requestsInFlight.countAnswers(app);
@@ -99,22 +98,4 @@ function requestTimeouts(requestTimeoutMs: number) {
       connectionsCheckingInterval: Math.min(5_000, Math.max(50, Math.round(requestTimeoutMs / 10))),
     },
   };
-}
-
-/** Bodies are JSON only (docs/api-reference.md#conventions): anything else on a POST is 415, even with no body at all. */
-function registerJsonOnly(app: App): void {
-  app.removeContentTypeParser("text/plain");
-  addRouteOnRequest(
-    app,
-    // Carriers' webhooks come in their providers' formats (form posts, signed raw JSON).
-    (route) => !route.url.startsWith("/webhooks/") && takesBody(route),
-    (request, _reply, done) => {
-      if (!BODY_METHODS.has(request.method)) return done();
-      const type = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
-      if (type !== "application/json") {
-        throw new ApiError("unsupported_media_type", "Send the body as Content-Type: application/json.");
-      }
-      done();
-    },
-  );
 }

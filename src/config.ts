@@ -45,8 +45,6 @@ export interface Config {
   publicUrl: string | undefined;
   /** The operator's price list, in 1/10,000 INR per unit. */
   prices: PriceList;
-  /** When promotional and service-explicit SMS may reach a carrier (PROMOTIONAL_WINDOW, India time). */
-  promotionalWindow: PromotionalWindow;
   /** Longest value a DLT template variable may take (DLT's limit; sources say 20 to 40). */
   maxVariableLength: number;
   /** How long a request holds its Idempotency-Key before a retry may take over from a crashed holder. */
@@ -68,6 +66,8 @@ export interface Config {
   trustedProxies: string[];
   /** The longest a request may take to arrive whole, headers and body (REQUEST_TIMEOUT_MS); then 408. */
   requestTimeoutMs: number;
+  /** When promotional and service-explicit SMS may reach a carrier, India time (PROMOTIONAL_WINDOW). */
+  promotionalWindow: PromotionalWindow;
 }
 
 /** 1 MiB (a batch) arrives well within a minute even at 20 KB/s; a client that stopped sending is let go after it. */
@@ -100,9 +100,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       voice: parsePrice(env, "PRICE_VOICE_CALL", DEFAULT_PRICES.voice),
     },
     maxVariableLength: integerFromEnv(env, "DLT_MAX_VARIABLE_LENGTH", 30, 1, 200),
-    promotionalWindow: env.PROMOTIONAL_WINDOW
-      ? parsePromotionalWindow(env.PROMOTIONAL_WINDOW)
-      : DEFAULT_PROMOTIONAL_WINDOW,
     idempotencyLockSeconds: integerFromEnv(env, "IDEMPOTENCY_LOCK_SECONDS", 60, 1, 3600),
     otpLimits: {
       sendsPerOtp: integerFromEnv(env, "OTP_MAX_SENDS_PER_OTP", 5, 1, 100),
@@ -127,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsListener: parseMetricsListener(env, env.HOST || "127.0.0.1"),
     trustedProxies: parseTrustedProxies(env),
     requestTimeoutMs: integerFromEnv(env, "REQUEST_TIMEOUT_MS", DEFAULT_REQUEST_TIMEOUT_MS, 100, 3_600_000),
+    promotionalWindow: env.PROMOTIONAL_WINDOW
+      ? parsePromotionalWindow(env.PROMOTIONAL_WINDOW)
+      : DEFAULT_PROMOTIONAL_WINDOW,
     worker: {
       batchSize: integerFromEnv(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
       leaseSeconds: integerFromEnv(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),

@@ -8,6 +8,7 @@ import type {
   DeletedWebhookEndpoint,
   EventListParams,
   Message,
+  MessagePage,
   Otp,
   OtpDetails,
   OtpSendParams,
@@ -17,6 +18,7 @@ import type {
   SandboxMessagesParams,
   SmsBatchParams,
   SmsBatchResult,
+  SmsCancelPath,
   SmsListParams,
   SmsSendParams,
   WebhookAttempt,
@@ -50,7 +52,15 @@ export interface DakiyaOptions {
 /** Page size of the lists the SDK walks for you: the largest the API allows, for the fewest requests. */
 const AUTO_PAGE_SIZE = 100;
 
-type Api = Client<paths>;
+type Api = Client<paths & SmsCancelPath>;
+
+/**
+ * An attempt whose answer is read as `T`, for the message answers: the SDK's `Message` also
+ * types each message's lane, validity and schedule (types.ts: MessageTiming).
+ */
+function answering<T>(attempt: Attempt<unknown>): Attempt<T> {
+  return attempt as Attempt<T>;
+}
 
 /**
  * A client for the Dakiya API.
@@ -120,7 +130,9 @@ export class SmsApi extends Resource {
   /** Sends a DLT-templated SMS (`POST /v2/sms/send`): checked, priced, charged and queued. */
   send(params: SmsSendParams, options?: RequestOptions): Promise<Message> {
     return this.post(
-      ({ headers, signal }) => this.api.POST("/v2/sms/send", { body: params, headers, signal }),
+      answering<Message>(({ headers, signal }) =>
+        this.api.POST("/v2/sms/send", { body: params, headers, signal }),
+      ),
       options,
     );
   }
@@ -128,7 +140,9 @@ export class SmsApi extends Resource {
   /** Sends up to 1,000 SMS in one request (`POST /v2/sms/batch`); each item succeeds or fails on its own. */
   batch(params: SmsBatchParams, options?: RequestOptions): Promise<SmsBatchResult> {
     return this.post(
-      ({ headers, signal }) => this.api.POST("/v2/sms/batch", { body: params, headers, signal }),
+      answering<SmsBatchResult>(({ headers, signal }) =>
+        this.api.POST("/v2/sms/batch", { body: params, headers, signal }),
+      ),
       options,
     );
   }
@@ -136,7 +150,22 @@ export class SmsApi extends Resource {
   /** A message and its delivery status (`GET /v2/sms/{id}`). */
   get(id: string, options?: RequestOptions): Promise<Message> {
     return this.call(
-      ({ headers, signal }) => this.api.GET("/v2/sms/{id}", { params: { path: { id } }, headers, signal }),
+      answering<Message>(({ headers, signal }) =>
+        this.api.GET("/v2/sms/{id}", { params: { path: { id } }, headers, signal }),
+      ),
+      options,
+    );
+  }
+
+  /**
+   * Cancels a message that is `scheduled` or `queued` and not yet handed to a carrier
+   * (`POST /v2/sms/{id}/cancel`): it ends `cancelled` and is refunded. Later, a ConflictError
+   * with `code` `not_cancellable`.
+   */
+  cancel(id: string, options?: RequestOptions): Promise<Message> {
+    return this.post(
+      ({ headers, signal }) =>
+        this.api.POST("/v2/sms/{id}/cancel", { params: { path: { id } }, body: {}, headers, signal }),
       options,
     );
   }
@@ -150,7 +179,7 @@ export class SmsApi extends Resource {
     return new AutoPaginatedList(
       (cursor) =>
         this.call(
-          ({ headers, signal }) =>
+          answering<MessagePage>(({ headers, signal }) =>
             this.api.GET("/v2/sms", {
               params: {
                 query: {
@@ -162,6 +191,7 @@ export class SmsApi extends Resource {
               headers,
               signal,
             }),
+          ),
           options,
         ),
       (message) => message.id,

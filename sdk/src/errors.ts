@@ -63,7 +63,10 @@ export class NotFoundError extends DakiyaError {
   override name = "NotFoundError";
 }
 
-/** 409 `idempotency_key_in_use`: a request with the same Idempotency-Key is still running. */
+/**
+ * 409 `idempotency_key_in_use`: a request with the same Idempotency-Key is still running (tried
+ * again by itself); or `not_cancellable`: the message was already handed to a carrier or has ended.
+ */
 export class ConflictError extends DakiyaError {
   override name = "ConflictError";
 }

@@ -589,7 +589,7 @@ export interface operations {
                         /** @example msg_3kTz0aQ1vX9bWm2LcYp7RdN5 */
                         id: string;
                         /** @enum {string} */
-                        status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                        status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                         /** @enum {string} */
                         environment: "live" | "sandbox";
                         /** @enum {string} */
@@ -925,7 +925,7 @@ export interface operations {
                             /** @example msg_3kTz0aQ1vX9bWm2LcYp7RdN5 */
                             id: string;
                             /** @enum {string} */
-                            status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                            status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                             /** @enum {string} */
                             environment: "live" | "sandbox";
                             /** @enum {string} */
@@ -1205,7 +1205,7 @@ export interface operations {
                         /** @example msg_3kTz0aQ1vX9bWm2LcYp7RdN5 */
                         id: string;
                         /** @enum {string} */
-                        status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                        status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                         /** @enum {string} */
                         environment: "live" | "sandbox";
                         /** @enum {string} */
@@ -1360,7 +1360,7 @@ export interface operations {
     listSms: {
         parameters: {
             query?: {
-                status?: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                status?: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                 /**
                  * @description E.164
                  * @example +919876543210
@@ -1404,7 +1404,7 @@ export interface operations {
                             /** @example msg_3kTz0aQ1vX9bWm2LcYp7RdN5 */
                             id: string;
                             /** @enum {string} */
-                            status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                            status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                             /** @enum {string} */
                             environment: "live" | "sandbox";
                             /** @enum {string} */
@@ -2165,7 +2165,7 @@ export interface operations {
                             /** @description Sent on the fallback channel */
                             fallback: boolean;
                             /** @enum {string} */
-                            status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                            status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                             created_at: string;
                         }[];
                     };

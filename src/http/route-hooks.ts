@@ -1,4 +1,4 @@
-import type { onRequestHookHandler, RouteOptions } from "fastify";
+import type { onRequestHookHandler, preValidationHookHandler, RouteOptions } from "fastify";
 import type { App } from "./types.js";
 
 /**
@@ -12,10 +12,28 @@ export function addRouteOnRequest(
   applies: (route: RouteOptions) => boolean,
   hook: onRequestHookHandler,
 ): void {
+  addRouteHook(app, "onRequest", applies, hook);
+}
+
+/** As `addRouteOnRequest`, for the `preValidation` hooks: after the body is parsed, before it is validated. */
+export function addRoutePreValidation(
+  app: App,
+  applies: (route: RouteOptions) => boolean,
+  hook: preValidationHookHandler,
+): void {
+  addRouteHook(app, "preValidation", applies, hook);
+}
+
+function addRouteHook<Name extends "onRequest" | "preValidation">(
+  app: App,
+  name: Name,
+  applies: (route: RouteOptions) => boolean,
+  hook: NonNullable<RouteOptions[Name]>,
+): void {
   app.addHook("onRoute", (route) => {
     if (!applies(route)) return;
-    const own = route.onRequest;
-    route.onRequest = own === undefined ? [hook] : [...(Array.isArray(own) ? own : [own]), hook];
+    const own = route[name];
+    route[name] = [...(own === undefined ? [] : [own].flat()), hook] as RouteOptions[Name];
   });
 }
 

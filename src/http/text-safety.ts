@@ -142,6 +142,8 @@ export function registerUtf8Json(app: App): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
+    // An empty body is no body, which json-body.ts takes as `{}`.
+    if ((body as Buffer).length === 0) return done(null, undefined);
     let text: string;
     try {
       text = UTF8.decode(body as Buffer);

@@ -21,6 +21,8 @@ export interface ProxiedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** The body as it came, as UTF-8 text. */
+  body: string;
   /** The server's answer, when the request got to it. */
   upstream?: { status: number; headers: Headers };
 }
@@ -47,6 +49,7 @@ export async function startFlakyProxy(
         method: request.method ?? "GET",
         path: request.url ?? "/",
         headers: request.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
       };
       requests.push(seen);
       const action = plan(requests.length - 1, seen);

@@ -52,8 +52,8 @@ describe("the error envelope for everything the framework rejects", () => {
     expectError(await post("{'amount': 1}"), 400, "invalid_request");
   });
 
-  it("an empty JSON body → 400 invalid_request", async () => {
-    expectError(await post(""), 400, "invalid_request");
+  it("an empty JSON body is taken as {} → 400 naming the first missing field", async () => {
+    expectError(await post(""), 400, "invalid_request", "amount");
   });
 
   it("a body that is not an object → 400 invalid_request", async () => {
@@ -88,7 +88,7 @@ describe("the error envelope for everything the framework rejects", () => {
     expectError(nestedType, 400, "invalid_request", "meta.tag");
   });
 
-  it("wrong or missing content type → 415, with or without a body", async () => {
+  it("a wrong content type → 415, with or without a body; no content type → 415 with a body", async () => {
     expectError(
       await post("amount=1", { "content-type": "application/x-www-form-urlencoded" }),
       415,
@@ -99,8 +99,17 @@ describe("the error envelope for everything the framework rejects", () => {
       415,
       "unsupported_media_type",
     );
-    const noType = await app.inject({ method: "POST", url: "/v2/probe/charges", headers: auth });
+    expectError(await post("", { "content-type": "text/plain" }), 415, "unsupported_media_type");
+    const noType = await app.inject({
+      method: "POST",
+      url: "/v2/probe/charges",
+      headers: { ...auth, "content-length": "19" },
+      payload: '{"amount":"1.0000"}',
+    });
     expectError(noType, 415, "unsupported_media_type");
+    // No body and no type is no body, taken as {}.
+    const noBody = await app.inject({ method: "POST", url: "/v2/probe/charges", headers: auth });
+    expectError(noBody, 400, "invalid_request", "amount");
   });
 
   it("accepts application/json with a charset", async () => {

@@ -15,6 +15,7 @@ describe("configuration from the environment", () => {
       maxVariableLength: 30,
       idempotencyLockSeconds: 60,
       requestTimeoutMs: 60_000,
+      promotionalWindow: { opensAtMinute: 9 * 60, closesAtMinute: 21 * 60 },
       worker: { batchSize: 50, leaseSeconds: 30, pollIntervalMs: 250, maxAttempts: 8 },
       smpp: undefined,
     });
@@ -31,6 +32,9 @@ describe("configuration from the environment", () => {
     [{ IDEMPOTENCY_LOCK_SECONDS: "0" }, /IDEMPOTENCY_LOCK_SECONDS/],
     [{ REQUEST_TIMEOUT_MS: "0" }, /REQUEST_TIMEOUT_MS/],
     [{ REQUEST_TIMEOUT_MS: "30s" }, /REQUEST_TIMEOUT_MS/],
+    [{ PROMOTIONAL_WINDOW: "9am-9pm" }, /PROMOTIONAL_WINDOW/],
+    [{ PROMOTIONAL_WINDOW: "09:00-25:00" }, /PROMOTIONAL_WINDOW/],
+    [{ PROMOTIONAL_WINDOW: "21:00-21:00" }, /PROMOTIONAL_WINDOW/],
     [{ SMPP_URL: "http://x:y@h:1" }, /SMPP_URL/],
     [{ SMPP_URL: "smpp://host:2775" }, /system_id/],
     [{ SMPP_URL: "not a url" }, /SMPP_URL/],
@@ -41,6 +45,21 @@ describe("configuration from the environment", () => {
   ])("refuses %o with a one-line message naming the variable", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("reads PROMOTIONAL_WINDOW as India times, also across midnight", () => {
+    expect(loadConfig({ PROMOTIONAL_WINDOW: "10:00-20:30" }).promotionalWindow).toEqual({
+      opensAtMinute: 600,
+      closesAtMinute: 1230,
+    });
+    expect(loadConfig({ PROMOTIONAL_WINDOW: "22:00-06:00" }).promotionalWindow).toEqual({
+      opensAtMinute: 1320,
+      closesAtMinute: 360,
+    });
+    expect(loadConfig({ PROMOTIONAL_WINDOW: "" }).promotionalWindow).toEqual({
+      opensAtMinute: 540,
+      closesAtMinute: 1260,
+    });
   });
 
   it("takes SMPP_TPS up to 100000", () => {

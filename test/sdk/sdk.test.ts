@@ -9,9 +9,14 @@ import {
   type DakiyaOptions,
   InsufficientBalanceError,
   InvalidRequestError,
+  type Message,
+  type MessagePriority,
+  type MessageStatus,
   NotFoundError,
   RateLimitError,
   ServerError,
+  type SmsBatchParams,
+  type SmsSendParams,
   UnprocessableEntityError,
   verifyWebhook,
   WebhookVerificationError,
@@ -27,7 +32,12 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/data
 import { drainQueue, waitFor } from "../helpers/delivery.js";
 import { OTP_TEMPLATE_CONTENT, OTP_TEMPLATE_ID, registerDlt } from "../helpers/dlt-fixtures.js";
 import { createAccountWithKey } from "../helpers/fixtures.js";
-import { type FlakyProxy, type ProxyAction, startFlakyProxy } from "../helpers/flaky-proxy.js";
+import {
+  type FlakyProxy,
+  type ProxiedRequest,
+  type ProxyAction,
+  startFlakyProxy,
+} from "../helpers/flaky-proxy.js";
 import { codeIn, HUNDRED_RUPEES, nextNumber, wrong } from "../helpers/otp.js";
 import { nth, startReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
@@ -133,7 +143,7 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
     ...(reference === undefined ? {} : { reference }),
   });
 
-  async function proxy(plan: (index: number) => ProxyAction): Promise<FlakyProxy> {
+  async function proxy(plan: (index: number, request: ProxiedRequest) => ProxyAction): Promise<FlakyProxy> {
     const started = await startFlakyProxy(baseUrl, plan);
     closers.push(started.close);
     return started;
@@ -210,6 +220,75 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
       expect(result.data[0]).toMatchObject({ status: "queued", text: "Your order D-1 has shipped." });
       expect(result.data[1]).toMatchObject({ error: { code: "unknown_template", param: "template_id" } });
       expect(result.data[2]).toMatchObject({ status: "queued" });
+    });
+
+    it("sms.cancel posts to the message's cancel route and answers the cancelled message", async () => {
+      const { secret, dakiya } = await account();
+      const message = await dakiya.sms.send(order(nextNumber(), "J-1"));
+      // The server in front answers cancels as the API reference gives them; the rest reaches the real server.
+      const cancelledAt = new Date().toISOString();
+      const cancelled = { ...message, status: "cancelled", cancelled_at: cancelledAt };
+      const notCancellable = {
+        status: 409,
+        headers: { "x-request-id": "req_409" },
+        body: {
+          error: {
+            code: "not_cancellable",
+            message: "The message was already handed to a carrier.",
+            request_id: "req_409",
+          },
+        },
+      };
+      const server = await proxy((_index, request) => {
+        if (request.path === `/v2/sms/${message.id}/cancel`) return { status: 200, body: cancelled };
+        if (request.path.endsWith("/cancel")) return notCancellable;
+        return "forward";
+      });
+      const client = new Dakiya({ apiKey: secret, baseUrl: server.url });
+
+      const answer: Message = await client.sms.cancel(message.id);
+      expect(answer).toEqual(cancelled);
+      expect(answer.status).toBe("cancelled");
+      expect(answer.cancelled_at).toBe(cancelledAt);
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]).toMatchObject({ method: "POST", body: "{}" });
+      expect(server.requests[0]?.headers["content-type"]).toBe("application/json");
+      expect(server.requests[0]?.headers["idempotency-key"]).toMatch(UUID);
+
+      const refused = await failure(client.sms.cancel("msg_sent/../x"));
+      expect(refused).toBeInstanceOf(ConflictError);
+      expect(refused).toMatchObject({ status: 409, code: "not_cancellable", request_id: "req_409" });
+      // Not retried: it would be refused the same way. The id stays one path segment.
+      expect(server.requests.map((request) => request.path).slice(1)).toEqual([
+        "/v2/sms/msg_sent%2F..%2Fx/cancel",
+      ]);
+    });
+
+    it("types a send's priority, validity and send time, and a message's lane and schedule", () => {
+      const scheduled: SmsSendParams = {
+        ...order("+919876543210"),
+        priority: "bulk",
+        validity_seconds: 600,
+        send_at: "2026-11-22T04:30:00Z",
+      };
+      const batch: SmsBatchParams = { messages: [scheduled, order("+919876543211")] };
+      // @ts-expect-error a send may step down to bulk, never up
+      const stepUp: SmsSendParams = { ...order("+919876543210"), priority: "otp" };
+      const fields = (message: Message) =>
+        [message.priority, message.expires_at, message.send_at, message.cancelled_at] satisfies [
+          MessagePriority,
+          string | null,
+          string | null,
+          string | null,
+        ];
+      const statuses: MessageStatus[] = ["scheduled", "queued", "cancelled"];
+      expect([scheduled.priority, batch.messages.length, stepUp.priority, typeof fields, statuses]).toEqual([
+        "bulk",
+        2,
+        "otp",
+        "function",
+        ["scheduled", "queued", "cancelled"],
+      ]);
     });
 
     it("sms.list walks every page, newest first, following the cursor", async () => {
