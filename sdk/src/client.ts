@@ -18,7 +18,6 @@ import type {
   SandboxMessagesParams,
   SmsBatchParams,
   SmsBatchResult,
-  SmsCancelPath,
   SmsListParams,
   SmsSendParams,
   WebhookAttempt,
@@ -52,15 +51,7 @@ export interface DakiyaOptions {
 /** Page size of the lists the SDK walks for you: the largest the API allows, for the fewest requests. */
 const AUTO_PAGE_SIZE = 100;
 
-type Api = Client<paths & SmsCancelPath>;
-
-/**
- * An attempt whose answer is read as `T`, for the message answers: the SDK's `Message` also
- * types each message's lane, validity and schedule (types.ts: MessageTiming).
- */
-function answering<T>(attempt: Attempt<unknown>): Attempt<T> {
-  return attempt as Attempt<T>;
-}
+type Api = Client<paths>;
 
 /**
  * A client for the Dakiya API.
@@ -130,9 +121,7 @@ export class SmsApi extends Resource {
   /** Sends a DLT-templated SMS (`POST /v2/sms/send`): checked, priced, charged and queued. */
   send(params: SmsSendParams, options?: RequestOptions): Promise<Message> {
     return this.post(
-      answering<Message>(({ headers, signal }) =>
-        this.api.POST("/v2/sms/send", { body: params, headers, signal }),
-      ),
+      ({ headers, signal }) => this.api.POST("/v2/sms/send", { body: params, headers, signal }),
       options,
     );
   }
@@ -140,9 +129,7 @@ export class SmsApi extends Resource {
   /** Sends up to 1,000 SMS in one request (`POST /v2/sms/batch`); each item succeeds or fails on its own. */
   batch(params: SmsBatchParams, options?: RequestOptions): Promise<SmsBatchResult> {
     return this.post(
-      answering<SmsBatchResult>(({ headers, signal }) =>
-        this.api.POST("/v2/sms/batch", { body: params, headers, signal }),
-      ),
+      ({ headers, signal }) => this.api.POST("/v2/sms/batch", { body: params, headers, signal }),
       options,
     );
   }
@@ -150,9 +137,7 @@ export class SmsApi extends Resource {
   /** A message and its delivery status (`GET /v2/sms/{id}`). */
   get(id: string, options?: RequestOptions): Promise<Message> {
     return this.call(
-      answering<Message>(({ headers, signal }) =>
-        this.api.GET("/v2/sms/{id}", { params: { path: { id } }, headers, signal }),
-      ),
+      ({ headers, signal }) => this.api.GET("/v2/sms/{id}", { params: { path: { id } }, headers, signal }),
       options,
     );
   }
@@ -165,7 +150,7 @@ export class SmsApi extends Resource {
   cancel(id: string, options?: RequestOptions): Promise<Message> {
     return this.post(
       ({ headers, signal }) =>
-        this.api.POST("/v2/sms/{id}/cancel", { params: { path: { id } }, body: {}, headers, signal }),
+        this.api.POST("/v2/sms/{id}/cancel", { params: { path: { id } }, headers, signal }),
       options,
     );
   }
@@ -179,7 +164,7 @@ export class SmsApi extends Resource {
     return new AutoPaginatedList(
       (cursor) =>
         this.call(
-          answering<MessagePage>(({ headers, signal }) =>
+          ({ headers, signal }) =>
             this.api.GET("/v2/sms", {
               params: {
                 query: {
@@ -191,7 +176,6 @@ export class SmsApi extends Resource {
               headers,
               signal,
             }),
-          ),
           options,
         ),
       (message) => message.id,

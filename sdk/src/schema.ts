@@ -109,6 +109,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/sms/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a scheduled or queued message, refunded
+         * @description While a message is `scheduled`, or `queued` and not yet taken for delivery, it ends `cancelled` and its cost is refunded (event `sms.cancelled`). Once a delivery has taken it, or it has ended, the answer is 409 `not_cancellable`. The body may be empty.
+         */
+        post: operations["cancelSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/sms": {
         parameters: {
             query?: never;
@@ -569,6 +589,19 @@ export interface operations {
                     };
                     /** @description Your own id, echoed back */
                     reference?: string;
+                    /**
+                     * @description Step down to bulk; never above what the send gets anyway (transactional for a single send on a transactional or service-implicit template, bulk otherwise)
+                     * @enum {string}
+                     */
+                    priority?: "otp" | "transactional" | "bulk";
+                    /** @description Unsent after this long (from send_at, else acceptance), it fails as expired and is refunded; default 86400 */
+                    validity_seconds?: number;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339, up to 30 days ahead: accepted and charged now, status scheduled until then
+                     * @example 2026-12-01T09:30:00+05:30
+                     */
+                    send_at?: string;
                 };
             };
         };
@@ -617,12 +650,22 @@ export interface operations {
                         carrier_message_ids: string[];
                         /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
                         route: string | null;
+                        /**
+                         * @description Its lane in the queue: otp goes first, then transactional, then bulk
+                         * @enum {string}
+                         */
+                        priority: "otp" | "transactional" | "bulk";
+                        /** @description Unsent by then, it fails as expired and is refunded; null for messages of before */
+                        expires_at: string | null;
+                        /** @description When it joins the queue: the send's send_at, or the promotional window's opening */
+                        send_at: string | null;
                         /** @example 2026-11-22T10:00:00.000Z */
                         created_at: string;
                         submitted_at: string | null;
                         delivered_at: string | null;
                         undelivered_at: string | null;
                         failed_at: string | null;
+                        cancelled_at: string | null;
                     };
                 };
             };
@@ -902,6 +945,19 @@ export interface operations {
                         };
                         /** @description Your own id, echoed back */
                         reference?: string;
+                        /**
+                         * @description Step down to bulk; never above what the send gets anyway (transactional for a single send on a transactional or service-implicit template, bulk otherwise)
+                         * @enum {string}
+                         */
+                        priority?: "otp" | "transactional" | "bulk";
+                        /** @description Unsent after this long (from send_at, else acceptance), it fails as expired and is refunded; default 86400 */
+                        validity_seconds?: number;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339, up to 30 days ahead: accepted and charged now, status scheduled until then
+                         * @example 2026-12-01T09:30:00+05:30
+                         */
+                        send_at?: string;
                     }[];
                 };
             };
@@ -953,12 +1009,22 @@ export interface operations {
                             carrier_message_ids: string[];
                             /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
                             route: string | null;
+                            /**
+                             * @description Its lane in the queue: otp goes first, then transactional, then bulk
+                             * @enum {string}
+                             */
+                            priority: "otp" | "transactional" | "bulk";
+                            /** @description Unsent by then, it fails as expired and is refunded; null for messages of before */
+                            expires_at: string | null;
+                            /** @description When it joins the queue: the send's send_at, or the promotional window's opening */
+                            send_at: string | null;
                             /** @example 2026-11-22T10:00:00.000Z */
                             created_at: string;
                             submitted_at: string | null;
                             delivered_at: string | null;
                             undelivered_at: string | null;
                             failed_at: string | null;
+                            cancelled_at: string | null;
                         } | {
                             error: {
                                 /**
@@ -1233,12 +1299,22 @@ export interface operations {
                         carrier_message_ids: string[];
                         /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
                         route: string | null;
+                        /**
+                         * @description Its lane in the queue: otp goes first, then transactional, then bulk
+                         * @enum {string}
+                         */
+                        priority: "otp" | "transactional" | "bulk";
+                        /** @description Unsent by then, it fails as expired and is refunded; null for messages of before */
+                        expires_at: string | null;
+                        /** @description When it joins the queue: the send's send_at, or the promotional window's opening */
+                        send_at: string | null;
                         /** @example 2026-11-22T10:00:00.000Z */
                         created_at: string;
                         submitted_at: string | null;
                         delivered_at: string | null;
                         undelivered_at: string | null;
                         failed_at: string | null;
+                        cancelled_at: string | null;
                     };
                 };
             };
@@ -1313,6 +1389,314 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `rate_limited`: over the key's request limit or a per-number or per-account cap; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelSms: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 h gets the first answer again (with `Idempotent-Replayed: true`) and nothing is sent or charged twice. Use a new key for each new request, e.g. a UUID or your order id. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The message id (msg_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example msg_3kTz0aQ1vX9bWm2LcYp7RdN5 */
+                        id: string;
+                        /** @enum {string} */
+                        status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
+                        /** @enum {string} */
+                        environment: "live" | "sandbox";
+                        /** @enum {string} */
+                        channel: "sms" | "whatsapp" | "voice";
+                        /** @example +919876543210 */
+                        to: string;
+                        /** @example DAKIYA */
+                        sender: string | null;
+                        /** @example 1107161234567890123 */
+                        template_id: string | null;
+                        /** @example order-77 */
+                        reference: string | null;
+                        /** @example Your Dakiya login code is 482913. Valid for 10 minutes. Do not share it. */
+                        text: string;
+                        /** @enum {string} */
+                        encoding: "gsm7" | "ucs2";
+                        segments: number;
+                        /** @example 0.2500 */
+                        cost: string;
+                        /** @enum {string} */
+                        currency: "INR";
+                        /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked */
+                        error_code: string | null;
+                        error_message: string | null;
+                        carrier_message_ids: string[];
+                        /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
+                        route: string | null;
+                        /**
+                         * @description Its lane in the queue: otp goes first, then transactional, then bulk
+                         * @enum {string}
+                         */
+                        priority: "otp" | "transactional" | "bulk";
+                        /** @description Unsent by then, it fails as expired and is refunded; null for messages of before */
+                        expires_at: string | null;
+                        /** @description When it joins the queue: the send's send_at, or the promotional window's opening */
+                        send_at: string | null;
+                        /** @example 2026-11-22T10:00:00.000Z */
+                        created_at: string;
+                        submitted_at: string | null;
+                        delivered_at: string | null;
+                        undelivered_at: string | null;
+                        failed_at: string | null;
+                        cancelled_at: string | null;
+                    };
+                };
+            };
+            /** @description - `invalid_request`: malformed JSON, a wrong type, a missing or unknown field, a bad format */
+            400: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `missing_api_key`: no `Authorization` header, or not `Bearer <key>`
+             *     - `invalid_api_key`: an unknown, malformed or deleted key
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer`, when the key is missing */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `not_found`: no such resource in this account and environment */
+            404: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `not_cancellable`
+             *     - `idempotency_key_in_use`: a request with the same Idempotency-Key is still being processed
+             */
+            409: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_cancellable" | "idempotency_key_in_use";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: the body is over 16 KiB (1 MiB on POST /v2/sms/batch) */
+            413: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `unsupported_media_type`: the body is not sent as `Content-Type: application/json` */
+            415: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `idempotency_key_reused`: the Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -1432,12 +1816,22 @@ export interface operations {
                             carrier_message_ids: string[];
                             /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
                             route: string | null;
+                            /**
+                             * @description Its lane in the queue: otp goes first, then transactional, then bulk
+                             * @enum {string}
+                             */
+                            priority: "otp" | "transactional" | "bulk";
+                            /** @description Unsent by then, it fails as expired and is refunded; null for messages of before */
+                            expires_at: string | null;
+                            /** @description When it joins the queue: the send's send_at, or the promotional window's opening */
+                            send_at: string | null;
                             /** @example 2026-11-22T10:00:00.000Z */
                             created_at: string;
                             submitted_at: string | null;
                             delivered_at: string | null;
                             undelivered_at: string | null;
                             failed_at: string | null;
+                            cancelled_at: string | null;
                         }[];
                         has_more: boolean;
                     };
@@ -2293,7 +2687,7 @@ export interface operations {
                  * @description An event type, e.g. sms.delivered
                  * @example sms.delivered
                  */
-                type?: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "otp.sent" | "otp.verified" | "otp.failed" | "webhook.test";
+                type?: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "webhook.test";
                 /** @description The id of the last event read (evt_…) */
                 after?: string;
                 limit?: number;
@@ -2325,7 +2719,7 @@ export interface operations {
                              * @example sms.delivered
                              * @enum {string}
                              */
-                            type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "otp.sent" | "otp.verified" | "otp.failed" | "webhook.test";
+                            type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "webhook.test";
                             /** @description RFC 3339 UTC */
                             created_at: string;
                             /** @enum {string} */
@@ -3696,7 +4090,7 @@ export interface operations {
                          * @example sms.delivered
                          * @enum {string}
                          */
-                        type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "otp.sent" | "otp.verified" | "otp.failed" | "webhook.test";
+                        type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "webhook.test";
                         /** @description RFC 3339 UTC */
                         created_at: string;
                         /** @enum {string} */

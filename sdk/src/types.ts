@@ -16,66 +16,21 @@ type ItemOf<List> = List extends { data: Array<infer Item> } ? Item : never;
 
 export type Balance = Answer<"/v2/balance", "get", 200>;
 
-/** The lane a message takes to its carrier: `otp` first, then `transactional`, then `bulk`. */
-export type MessagePriority = "otp" | "transactional" | "bulk";
-
-/** Every message's lane, validity and schedule (README: Mixed traffic). Times are RFC 3339 UTC. */
-export interface MessageTiming {
-  priority: MessagePriority;
-  /** When a message still unsubmitted ends `failed` with `error_code` `expired`, and is refunded. */
-  expires_at: string | null;
-  /** When a `scheduled` message joins the queue: the time asked for, or the promotional window's opening. */
-  send_at: string | null;
-  cancelled_at: string | null;
-}
-
-/** What a send or a batch item may ask of its lane, validity and schedule. */
-export interface SmsSendTiming {
-  /** A send may step down to `bulk`, never up. */
-  priority?: "bulk";
-  /** How long the message is worth sending: 60 to 259,200 seconds (3 days); 24 h when left out. */
-  validity_seconds?: number;
-  /** RFC 3339, up to 30 days ahead: the message is accepted and charged now, `scheduled` until then. */
-  send_at?: string;
-}
-
-type GeneratedMessage = Answer<"/v2/sms/send", "post", 202>;
 type GeneratedBatchResult = Answer<"/v2/sms/batch", "post", 202>;
 
-export type SmsSendParams = Body<"/v2/sms/send", "post"> & SmsSendTiming;
+export type SmsSendParams = Body<"/v2/sms/send", "post">;
 /** A message, as sending it answers and `GET /v2/sms/{id}` shows it. */
-export type Message = Omit<GeneratedMessage, keyof MessageTiming> & MessageTiming;
+export type Message = Answer<"/v2/sms/send", "post", 202>;
 export type MessageStatus = Message["status"];
-export type SmsBatchParams = Omit<Body<"/v2/sms/batch", "post">, "messages"> & { messages: SmsSendParams[] };
+/** The lane a message takes to its carrier: `otp` first, then `transactional`, then `bulk`. */
+export type MessagePriority = Message["priority"];
+export type SmsBatchParams = Body<"/v2/sms/batch", "post">;
 /** A batch item the server refused, in place of its message. */
 export type SmsBatchItemError = Extract<ItemOf<GeneratedBatchResult>, { error: unknown }>;
-export type SmsBatchResult = Omit<GeneratedBatchResult, "data"> & {
-  data: Array<Message | SmsBatchItemError>;
-};
+export type SmsBatchResult = GeneratedBatchResult;
 /** Filters of `GET /v2/sms`; `limit` is the page size, `starting_after` where to start. */
 export type SmsListParams = Query<"/v2/sms", "get">;
-export type MessagePage = Omit<Answer<"/v2/sms", "get", 200>, "data"> & { data: Message[] };
-
-/** `POST /v2/sms/{id}/cancel`, in the shape of the generated `paths`. */
-export interface SmsCancelPath {
-  "/v2/sms/{id}/cancel": {
-    parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
-      requestBody?: { content: { "application/json": Record<string, never> } };
-      responses: {
-        200: { headers: { [name: string]: unknown }; content: { "application/json": Message } };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-}
+export type MessagePage = Answer<"/v2/sms", "get", 200>;
 
 export type OtpSendParams = Body<"/v2/otp/send", "post">;
 export type Otp = Answer<"/v2/otp/send", "post", 200>;

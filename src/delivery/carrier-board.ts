@@ -1,4 +1,4 @@
-import type { Carriers } from "./carrier.js";
+import type { Carriers, UnroutedTraffic } from "./carrier.js";
 import type { RouteState } from "./carrier-meter.js";
 
 /**
@@ -35,5 +35,26 @@ export class CarrierBoard {
       for (const carrier of Object.values(live)) routes.push(...(carrier.routes?.() ?? []));
     }
     return routes;
+  }
+
+  /**
+   * The traffic no route of the shown routed carriers may carry, their reports merged (a
+   * category is unrouted when none carries it); null when no shown carrier sends over routes.
+   */
+  unrouted(): UnroutedTraffic | null {
+    const reports: UnroutedTraffic[] = [];
+    for (const live of this.#shown) {
+      for (const carrier of Object.values(live)) {
+        const report = carrier.unrouted?.();
+        if (report) reports.push(report);
+      }
+    }
+    const [first, ...others] = reports;
+    if (!first) return null;
+    return {
+      categories: first.categories.filter((category) => others.every((r) => r.categories.includes(category))),
+      accountsListedOnly: reports.every((r) => r.accountsListedOnly),
+      sendersListedOnly: reports.every((r) => r.sendersListedOnly),
+    };
   }
 }

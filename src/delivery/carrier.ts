@@ -124,7 +124,19 @@ export interface Carrier {
   status?(): Record<string, unknown>;
   /** Each SMSC route's connection, for carriers that send over routes (SMPP). */
   routes?(): RouteState[];
+  /** The traffic none of its routes may carry, for carriers that send over routes (SMPP). */
+  unrouted?(): UnroutedTraffic;
   close?(): Promise<void>;
+}
+
+/** Traffic a routed carrier has no route for: its messages fail with `no_route` (docs/routes.md#readiness). */
+export interface UnroutedTraffic {
+  /** The categories no route carries. */
+  categories: TrafficCategory[];
+  /** Every route lists `accounts`: an account in none of the lists has no route. */
+  accountsListedOnly: boolean;
+  /** Every route lists `senders`: a header in none of the lists has no route. */
+  sendersListedOnly: boolean;
 }
 
 /** The carriers of a process: sandbox traffic always goes to the sandbox; live traffic per channel, if configured. */

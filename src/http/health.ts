@@ -21,6 +21,26 @@ const Readiness = Type.Object({
     }),
     { description: "Each SMSC route of this process's worker (docs/routes.md); empty without one" },
   ),
+  unrouted: Type.Union(
+    [
+      Type.Object({
+        categories: Type.Array(Type.String(), {
+          description: "Traffic categories no route carries: their messages fail with no_route",
+        }),
+        accounts_listed_only: Type.Boolean({
+          description: "Every route lists accounts: an account in none of the lists has no route",
+        }),
+        senders_listed_only: Type.Boolean({
+          description: "Every route lists senders: a header in none of the lists has no route",
+        }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        "SMS traffic the worker's routes leave without a route (docs/routes.md); null without routes",
+    },
+  ),
 });
 
 export function healthRoutes(app: App, ctx: AppContext): void {
@@ -66,7 +86,17 @@ export function healthRoutes(app: App, ctx: AppContext): void {
         const states = routes.map((route) => `${route.name} unbound, circuit ${route.circuit}`).join("; ");
         throw new ApiError("unavailable", `No SMSC route is bound (${states}).`);
       }
-      return { status: "ready" as const, carriers: ctx.carrierBoard.statuses(), routes };
+      const unrouted = ctx.carrierBoard.unrouted();
+      return {
+        status: "ready" as const,
+        carriers: ctx.carrierBoard.statuses(),
+        routes,
+        unrouted: unrouted && {
+          categories: unrouted.categories,
+          accounts_listed_only: unrouted.accountsListedOnly,
+          senders_listed_only: unrouted.sendersListedOnly,
+        },
+      };
     },
   );
 }

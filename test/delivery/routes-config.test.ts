@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { parseRoutesFile } from "../../src/delivery/carriers/smpp-config.js";
 import { ConfigError } from "../../src/errors.js";
+import { TRAFFIC_CATEGORIES } from "../../src/messages/traffic.js";
 import { writeRoutesFile } from "../helpers/smpp-routes.js";
 
 /* SMPP_ROUTES: the routes file, read and checked at start-up (docs/routes.md). */
@@ -55,6 +56,9 @@ describe("SMPP_ROUTES", () => {
         breaker_failures: 3,
         breaker_cooldown_seconds: 10,
         smsc: "aggregator-a",
+        categories: ["otp", "transactional"],
+        accounts: ["acct_0Bcd3fGh1jKl2mNo3pQr4sTu", "acct_X"],
+        senders: ["dakiya", "ABCDEF", "123456"],
       },
       { name: "backup", url: "smpp://other:pw@smsc-b.example.in:2776", priority: 2 },
     ]);
@@ -81,6 +85,11 @@ describe("SMPP_ROUTES", () => {
         submitTimeoutMs: 5_000,
         windowWaitMs: 100,
         breaker: { failures: 3, cooldownMs: 10_000 },
+        traffic: {
+          categories: new Set(["otp", "transactional"]),
+          accounts: new Set(["acct_0Bcd3fGh1jKl2mNo3pQr4sTu", "acct_X"]),
+          senders: new Set(["DAKIYA", "ABCDEF", "123456"]),
+        },
       },
       {
         name: "backup",
@@ -103,6 +112,7 @@ describe("SMPP_ROUTES", () => {
         submitTimeoutMs: 10_000,
         windowWaitMs: 500,
         breaker: { failures: 5, cooldownMs: 30_000 },
+        traffic: { categories: undefined, accounts: undefined, senders: undefined },
       },
     ]);
   });
@@ -172,6 +182,58 @@ describe("SMPP_ROUTES", () => {
     ["a bad smsc", [{ ...PRIMARY, smsc: "A B" }], /smsc must be a name/],
     ["a null field", [{ ...PRIMARY, tps: null }], /tps must be an integer from 1 to 100000, got null/],
     [
+      "an unknown category",
+      [{ ...PRIMARY, categories: ["otp", "marketing"] }],
+      /route "primary": categories must be a list of otp, transactional, service_implicit, service_explicit, promotional, got "marketing" in it/,
+    ],
+    [
+      "a category in upper case",
+      [{ ...PRIMARY, categories: ["OTP"] }],
+      /route "primary": categories must be a list of .*, got "OTP" in it/,
+    ],
+    [
+      "categories as a string",
+      [{ ...PRIMARY, categories: "otp" }],
+      /route "primary": categories must be a list of .*, got a string/,
+    ],
+    [
+      "an empty category list",
+      [{ ...PRIMARY, categories: [] }],
+      /route "primary": categories must not be empty: leave it out to carry every one/,
+    ],
+    ["an empty account list", [{ ...PRIMARY, accounts: [] }], /route "primary": accounts must not be empty/],
+    [
+      "a malformed account id",
+      [{ ...PRIMARY, accounts: ["acct_ok", "key_abc"] }],
+      /route "primary": accounts must be a list of account ids \(acct_…\), got "key_abc" in it/,
+    ],
+    [
+      "an account id with a space",
+      [{ ...PRIMARY, accounts: ["acct_ab cd"] }],
+      /route "primary": accounts must be a list of account ids/,
+    ],
+    [
+      "a number for an account",
+      [{ ...PRIMARY, accounts: [12] }],
+      /route "primary": accounts must be a list of account ids \(acct_…\), got 12 in it/,
+    ],
+    ["an empty sender list", [{ ...PRIMARY, senders: [] }], /route "primary": senders must not be empty/],
+    [
+      "a 5-letter sender",
+      [{ ...PRIMARY, senders: ["DAKIY"] }],
+      /route "primary": senders must be a list of 6-letter or 6-digit sender headers, got "DAKIY" in it/,
+    ],
+    [
+      "a sender of letters and digits",
+      [{ ...PRIMARY, senders: ["DAK1YA"] }],
+      /route "primary": senders must be a list of 6-letter or 6-digit sender headers, got "DAK1YA" in it/,
+    ],
+    [
+      "senders as null",
+      [{ ...PRIMARY, senders: null }],
+      /route "primary": senders must be a list of .*, got null/,
+    ],
+    [
       "one account split over two smsc names",
       [PRIMARY, { ...PRIMARY, name: "second" }],
       /routes "primary" and "second" bind the same SMSC account \(dakiya@10\.0\.0\.1:2775\): give them the same "smsc"/,
@@ -226,6 +288,10 @@ describe("SMPP_ROUTES", () => {
       json,
       fc.integer({ min: -10, max: 20_000 }),
       fc.constantFrom("0x1400", "0x3fff", "0x0", "transceiver", "transmitter+receiver", "", "smpp://a:b@h"),
+      fc.array(
+        fc.constantFrom("otp", "promotional", "Otp", "acct_1a2B", "acct_", "DAKIYA", "dakiya", "12345", ""),
+        { maxLength: 3 },
+      ),
     );
     const fieldName = fc.constantFrom(
       "name",
@@ -233,6 +299,9 @@ describe("SMPP_ROUTES", () => {
       "priority",
       "weight",
       "smsc",
+      "categories",
+      "accounts",
+      "senders",
       "system_type",
       "bind",
       "tps",
@@ -291,6 +360,15 @@ describe("SMPP_ROUTES", () => {
         tlv_tm: fc.integer({ min: 0x1400, max: 0x3fff }),
         port: fc.integer({ min: 1, max: 65_535 }),
         password: fc.string({ maxLength: 12 }),
+        categories: fc.option(fc.uniqueArray(fc.constantFrom(...TRAFFIC_CATEGORIES), { minLength: 1 }), {
+          nil: undefined,
+        }),
+        senders: fc.option(
+          fc.array(fc.stringMatching(/^(?:[A-Za-z]{6}|[0-9]{6})$/), { minLength: 1, maxLength: 3 }),
+          {
+            nil: undefined,
+          },
+        ),
       });
       fc.assert(
         fc.property(
@@ -312,9 +390,22 @@ describe("SMPP_ROUTES", () => {
                 r.tlv.tm,
                 r.port,
                 r.password,
+                r.traffic.categories && [...r.traffic.categories],
+                r.traffic.senders && [...r.traffic.senders],
               ]),
             ).toEqual(
-              specs.map((s) => [s.name, s.priority, s.weight, s.tps, s.window, s.tlv_tm, s.port, s.password]),
+              specs.map((s) => [
+                s.name,
+                s.priority,
+                s.weight,
+                s.tps,
+                s.window,
+                s.tlv_tm,
+                s.port,
+                s.password,
+                s.categories,
+                s.senders && [...new Set(s.senders.map((sender) => sender.toUpperCase()))],
+              ]),
             );
           },
         ),

@@ -90,6 +90,7 @@ describe("live SMS over SMPP to a loopback SMSC", () => {
       status: "ready",
       carriers: { "sms:smpp": { bound: true, window: 10, in_flight: 0 } },
       routes: [{ name: "default", bound: true, window: 10, in_flight: 0, circuit: "closed" }],
+      unrouted: { categories: [], accounts_listed_only: false, senders_listed_only: false },
     });
     await app.close();
   });

@@ -117,7 +117,12 @@ export async function startRoutesRig(
   const routes = loadConfig({ SMPP_ROUTES: file.path }).smpp ?? [];
   const meter = new RecordingMeter();
   const newCarrier = () =>
-    createSmppCarrier(routes, { log: ctx.log, onReceipt: (receipt) => applyReceipt(ctx, receipt), meter });
+    createSmppCarrier(routes, {
+      log: ctx.log,
+      onReceipt: (receipt) => applyReceipt(ctx, receipt),
+      meter,
+      clock: ctx.clock,
+    });
   let carrier = newCarrier();
   const { accountId, principal } = await createLiveSender(ctx, [
     { templateId: ROUTE_TEMPLATE_ID, content: "Your code is {#code#}. -Dakiya" },

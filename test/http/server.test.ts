@@ -247,7 +247,7 @@ describe("a running server", () => {
   it("answers /readyz with 200 normally and 503 unavailable once shutting down", async () => {
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ready", carriers: {}, routes: [] });
+    expect(await ready.json()).toEqual({ status: "ready", carriers: {}, routes: [], unrouted: null });
 
     ctx.shuttingDown = true;
     const draining = await app.inject({ method: "GET", url: "/readyz" });

@@ -222,73 +222,36 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
       expect(result.data[2]).toMatchObject({ status: "queued" });
     });
 
-    it("sms.cancel posts to the message's cancel route and answers the cancelled message", async () => {
-      const { secret, dakiya } = await account();
-      const message = await dakiya.sms.send(order(nextNumber(), "J-1"));
-      // The server in front answers cancels as the API reference gives them; the rest reaches the real server.
-      const cancelledAt = new Date().toISOString();
-      const cancelled = { ...message, status: "cancelled", cancelled_at: cancelledAt };
-      const notCancellable = {
-        status: 409,
-        headers: { "x-request-id": "req_409" },
-        body: {
-          error: {
-            code: "not_cancellable",
-            message: "The message was already handed to a carrier.",
-            request_id: "req_409",
-          },
-        },
-      };
-      const server = await proxy((_index, request) => {
-        if (request.path === `/v2/sms/${message.id}/cancel`) return { status: 200, body: cancelled };
-        if (request.path.endsWith("/cancel")) return notCancellable;
-        return "forward";
-      });
-      const client = new Dakiya({ apiKey: secret, baseUrl: server.url });
-
-      const answer: Message = await client.sms.cancel(message.id);
-      expect(answer).toEqual(cancelled);
-      expect(answer.status).toBe("cancelled");
-      expect(answer.cancelled_at).toBe(cancelledAt);
-      expect(server.requests).toHaveLength(1);
-      expect(server.requests[0]).toMatchObject({ method: "POST", body: "{}" });
-      expect(server.requests[0]?.headers["content-type"]).toBe("application/json");
-      expect(server.requests[0]?.headers["idempotency-key"]).toMatch(UUID);
-
-      const refused = await failure(client.sms.cancel("msg_sent/../x"));
-      expect(refused).toBeInstanceOf(ConflictError);
-      expect(refused).toMatchObject({ status: 409, code: "not_cancellable", request_id: "req_409" });
-      // Not retried: it would be refused the same way. The id stays one path segment.
-      expect(server.requests.map((request) => request.path).slice(1)).toEqual([
-        "/v2/sms/msg_sent%2F..%2Fx/cancel",
-      ]);
-    });
-
-    it("types a send's priority, validity and send time, and a message's lane and schedule", () => {
+    it("sms.cancel cancels a scheduled message, refunded, and a second cancel is a ConflictError", async () => {
+      const { dakiya, sent } = await account();
+      const sendAt = new Date(Date.now() + 3_600_000).toISOString();
       const scheduled: SmsSendParams = {
-        ...order("+919876543210"),
-        priority: "bulk",
+        ...order(nextNumber(), "J-1"),
         validity_seconds: 600,
-        send_at: "2026-11-22T04:30:00Z",
+        send_at: sendAt,
       };
-      const batch: SmsBatchParams = { messages: [scheduled, order("+919876543211")] };
-      // @ts-expect-error a send may step down to bulk, never up
-      const stepUp: SmsSendParams = { ...order("+919876543210"), priority: "otp" };
-      const fields = (message: Message) =>
-        [message.priority, message.expires_at, message.send_at, message.cancelled_at] satisfies [
-          MessagePriority,
-          string | null,
-          string | null,
-          string | null,
-        ];
-      const statuses: MessageStatus[] = ["scheduled", "queued", "cancelled"];
-      expect([scheduled.priority, batch.messages.length, stepUp.priority, typeof fields, statuses]).toEqual([
-        "bulk",
-        2,
-        "otp",
-        "function",
-        ["scheduled", "queued", "cancelled"],
-      ]);
+      const message: Message = await dakiya.sms.send(scheduled);
+      expect(message).toMatchObject({ status: "scheduled", priority: "transactional", send_at: sendAt });
+      expect((await dakiya.balance()).balance).toBe("99.7500");
+
+      const cancelled = await dakiya.sms.cancel(message.id);
+      expect(cancelled).toMatchObject({ id: message.id, status: "cancelled" });
+      expect(cancelled.cancelled_at).not.toBeNull();
+      expect((await dakiya.balance()).balance).toBe("100.0000");
+      const cancel = sent.find((request) => request.url.endsWith(`/v2/sms/${message.id}/cancel`));
+      expect(cancel).toMatchObject({ method: "POST" });
+      expect(cancel?.idempotencyKey).toMatch(UUID);
+
+      sent.length = 0;
+      const refused = await failure(dakiya.sms.cancel(message.id));
+      expect(refused).toBeInstanceOf(ConflictError);
+      expect(refused).toMatchObject({ status: 409, code: "not_cancellable" });
+      // Not retried: it would be refused the same way.
+      expect(sent).toHaveLength(1);
+      const lanes: MessagePriority[] = ["otp", "transactional", "bulk"];
+      const statuses: MessageStatus[] = ["scheduled", "cancelled"];
+      expect(lanes).toContain(cancelled.priority);
+      expect(statuses).toContain(cancelled.status);
     });
 
     it("sms.list walks every page, newest first, following the cursor", async () => {

@@ -1,12 +1,33 @@
-/** At most `size` holders at once; the rest wait in order. Used for the SMPP send window. */
+import { type MessagePriority, PRIORITY_LANE } from "../../messages/traffic.js";
+
+/** Of every this many grants to waiters, one goes to the lowest lane waiting (docs/routes.md#priority-inside-a-route). */
+export const LOWEST_LANE_TURN = 10;
+
+type Waiter = (granted: boolean) => void;
+
+/**
+ * At most `size` holders at once; the rest wait in a lane by their message's priority. A place
+ * that frees goes to the oldest waiter of the highest lane (`otp`, then `transactional`, then
+ * `bulk`), except that every `LOWEST_LANE_TURN`th grant while several lanes wait goes to the
+ * oldest waiter of the lowest lane: a window kept full by OTPs still gives bulk a tenth of its
+ * places. Used for the SMPP send window.
+ */
 export class Window {
   #inUse = 0;
-  readonly #waiting: Array<(granted: boolean) => void> = [];
+  /** One queue per lane, oldest first; indexed by `PRIORITY_LANE`. */
+  readonly #lanes: Waiter[][] = [[], [], []];
+  /** Grants to a higher lane since the lowest lane waiting last had one. */
+  #passedOver = 0;
 
   constructor(readonly size: number) {}
 
   get inUse(): number {
     return this.#inUse;
+  }
+
+  /** Waiters in every lane. */
+  get waiting(): number {
+    return this.#lanes.reduce((sum, lane) => sum + lane.length, 0);
   }
 
   /** A place at once, if one is free. */
@@ -18,12 +39,16 @@ export class Window {
 
   /**
    * Resolves true with a place, or false when `timeoutMs` passes or `signal` aborts first (then
-   * nothing is held). Without either it waits as long as it takes.
+   * nothing is held). Without either it waits as long as it takes, in the lane of `priority`.
    */
-  acquire(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<boolean> {
+  acquire(
+    priority: MessagePriority,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<boolean> {
     if (this.tryAcquire()) return Promise.resolve(true);
     const { timeoutMs, signal } = options;
     if (timeoutMs === 0 || signal?.aborted) return Promise.resolve(false);
+    const lane = this.#lanes[PRIORITY_LANE[priority]] as Waiter[];
     return new Promise<boolean>((resolve) => {
       const give = (granted: boolean) => {
         clearTimeout(timer);
@@ -31,22 +56,41 @@ export class Window {
         resolve(granted);
       };
       const giveUp = () => {
-        const index = this.#waiting.indexOf(give);
+        const index = lane.indexOf(give);
         if (index >= 0) {
-          this.#waiting.splice(index, 1);
+          lane.splice(index, 1);
           give(false);
         }
       };
       const timer = timeoutMs === undefined ? undefined : setTimeout(giveUp, timeoutMs);
       signal?.addEventListener("abort", giveUp, { once: true });
-      this.#waiting.push(give);
+      lane.push(give);
     });
   }
 
   release(): void {
-    const next = this.#waiting.shift();
+    const next = this.#nextWaiter();
     if (next) next(true);
     else this.#inUse -= 1;
+  }
+
+  #nextWaiter(): Waiter | undefined {
+    const lanes = this.#lanes;
+    let highest = -1;
+    let lowest = -1;
+    for (let index = 0; index < lanes.length; index++) {
+      if ((lanes[index] as Waiter[]).length === 0) continue;
+      if (highest < 0) highest = index;
+      lowest = index;
+    }
+    if (highest < 0) return undefined;
+    // Only one lane waiting, or the lowest one's turn: it goes, and the count starts again.
+    if (highest === lowest || this.#passedOver >= LOWEST_LANE_TURN - 1) {
+      this.#passedOver = 0;
+      return (lanes[lowest] as Waiter[]).shift();
+    }
+    this.#passedOver += 1;
+    return (lanes[highest] as Waiter[]).shift();
   }
 }
 

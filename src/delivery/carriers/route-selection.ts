@@ -1,3 +1,6 @@
+import { TRAFFIC_CATEGORIES, type TrafficCategory } from "../../messages/traffic.js";
+import type { OutboundMessage, UnroutedTraffic } from "../carrier.js";
+
 /** What selection needs to know of a route. */
 export interface Weighted {
   readonly name: string;
@@ -48,4 +51,44 @@ export class RouteOrder<R extends Weighted> {
     if (best) this.#current.set(best.name, (this.#current.get(best.name) ?? 0) - total);
     return best;
   }
+}
+
+/**
+ * What a route carries (docs/routes.md#routes-by-traffic): a message goes only to routes whose
+ * every list holds it; a list left out (undefined) holds everything.
+ */
+export interface RouteTraffic {
+  categories: ReadonlySet<TrafficCategory> | undefined;
+  /** Account ids. */
+  accounts: ReadonlySet<string> | undefined;
+  /** Sender headers, upper case. */
+  senders: ReadonlySet<string> | undefined;
+}
+
+export const ANY_TRAFFIC: RouteTraffic = { categories: undefined, accounts: undefined, senders: undefined };
+
+/**
+ * Whether a route of `traffic` may carry the message. A message of before categories (category
+ * null) goes only to routes that list none; headers compare case-insensitively.
+ */
+export function carries(
+  traffic: RouteTraffic,
+  message: Pick<OutboundMessage, "category" | "accountId" | "sender">,
+): boolean {
+  const { categories, accounts, senders } = traffic;
+  if (categories && (message.category === null || !categories.has(message.category))) return false;
+  if (accounts && !accounts.has(message.accountId)) return false;
+  if (senders && (message.sender === null || !senders.has(message.sender.toUpperCase()))) return false;
+  return true;
+}
+
+/** The traffic no route of `routes` may carry: a message of it fails with `no_route`. */
+export function unroutedTraffic(routes: ReadonlyArray<{ traffic: RouteTraffic }>): UnroutedTraffic {
+  return {
+    categories: TRAFFIC_CATEGORIES.filter((category) =>
+      routes.every(({ traffic }) => traffic.categories !== undefined && !traffic.categories.has(category)),
+    ),
+    accountsListedOnly: routes.every(({ traffic }) => traffic.accounts !== undefined),
+    sendersListedOnly: routes.every(({ traffic }) => traffic.senders !== undefined),
+  };
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { integerFromEnv } from "../../env.js";
 import { ConfigError } from "../../errors.js";
+import { TRAFFIC_CATEGORIES, type TrafficCategory } from "../../messages/traffic.js";
+import { ANY_TRAFFIC, type RouteTraffic } from "./route-selection.js";
 
 export type BindMode = "transceiver" | "transmitter+receiver";
 
@@ -44,12 +46,17 @@ export interface SmppRoute extends SmppConfig {
   windowWaitMs: number;
   /** The circuit opens after `failures` temporary errors or timeouts in a row, for `cooldownMs`. */
   breaker: { failures: number; cooldownMs: number };
+  /** The messages it may carry: by category, account and sender (every message when none is listed). */
+  traffic: RouteTraffic;
 }
 
 /** The route `SMPP_URL` makes on its own. */
 export const DEFAULT_ROUTE_NAME = "default";
 export const MAX_ROUTES = 32;
 const ROUTE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+const ACCOUNT_ID = /^acct_[0-9A-Za-z]{1,64}$/;
+/** A DLT header: 6 letters (transactional and service) or 6 digits (promotional). */
+const SENDER_HEADER = /^(?:[A-Za-z]{6}|[0-9]{6})$/;
 
 /**
  * Each route setting: its field in the SMPP_ROUTES file, its variable for the SMPP_URL shorthand,
@@ -81,7 +88,7 @@ const TEXT_FIELDS = {
 type TextField = keyof typeof TEXT_FIELDS;
 
 /** The fields a route of the file may have; any other is refused. */
-const FILE_ONLY_FIELDS = ["name", "priority", "weight", "smsc"] as const;
+const FILE_ONLY_FIELDS = ["name", "priority", "weight", "smsc", "categories", "accounts", "senders"] as const;
 const ROUTE_FIELDS: ReadonlySet<string> = new Set([
   ...FILE_ONLY_FIELDS,
   ...Object.keys(INTEGER_FIELDS),
@@ -201,12 +208,59 @@ function routeOfFile(entry: unknown, index: number): SmppRoute {
   if (smsc !== undefined && (typeof smsc !== "string" || !ROUTE_NAME.test(smsc))) {
     throw new ConfigError(`${where}: smsc must be a name written like a route's, got ${shown(smsc)}`);
   }
-  return routeFrom(source, {
+  const route = routeFrom(source, {
     name,
     priority: integer("priority", fields.priority, 1, 0, 1_000),
     weight: integer("weight", fields.weight, 1, 1, 1_000),
     smsc,
   });
+  return { ...route, traffic: trafficOf(fields, where) };
+}
+
+/** A route's `categories`, `accounts` and `senders`: each left out, or a non-empty list of valid entries. */
+function trafficOf(fields: Record<string, unknown>, where: string): RouteTraffic {
+  const list = <T extends string>(
+    field: "categories" | "accounts" | "senders",
+    what: string,
+    valid: (entry: string) => boolean,
+    normalise: (entry: string) => T,
+  ): ReadonlySet<T> | undefined => {
+    const value = fields[field];
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value)) {
+      throw new ConfigError(`${where}: ${field} must be a list of ${what}, got ${kindOf(value)}`);
+    }
+    if (value.length === 0) {
+      throw new ConfigError(`${where}: ${field} must not be empty: leave it out to carry every one`);
+    }
+    for (const entry of value) {
+      if (typeof entry !== "string" || !valid(entry)) {
+        throw new ConfigError(`${where}: ${field} must be a list of ${what}, got ${shown(entry)} in it`);
+      }
+    }
+    return new Set((value as string[]).map(normalise));
+  };
+  const categories: ReadonlySet<string> = new Set(TRAFFIC_CATEGORIES);
+  return {
+    categories: list(
+      "categories",
+      TRAFFIC_CATEGORIES.join(", "),
+      (entry) => categories.has(entry),
+      (entry) => entry as TrafficCategory,
+    ),
+    accounts: list(
+      "accounts",
+      "account ids (acct_…)",
+      (entry) => ACCOUNT_ID.test(entry),
+      (entry) => entry,
+    ),
+    senders: list(
+      "senders",
+      "6-letter or 6-digit sender headers",
+      (entry) => SENDER_HEADER.test(entry),
+      (entry) => entry.toUpperCase(),
+    ),
+  };
 }
 
 function routeFrom(
@@ -245,6 +299,7 @@ function routeFrom(
       failures: source.integer("breaker_failures"),
       cooldownMs: source.integer("breaker_cooldown_seconds") * 1000,
     },
+    traffic: ANY_TRAFFIC,
   };
 }
 

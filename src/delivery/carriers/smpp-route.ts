@@ -2,13 +2,14 @@ import { createHash } from "node:crypto";
 import smpp, { type OutgoingPdu } from "smpp";
 import { splitSms, toGsm7Septets } from "../../dlt/encoding.js";
 import type { Logger } from "../../lib/logger.js";
+import type { MessagePriority } from "../../messages/traffic.js";
 import { parseReceiptText, toReceipt } from "../../receipts/smpp-receipt.js";
 import type { OutboundMessage, PartRecorder, Receipt } from "../carrier.js";
 import type { CarrierMeter, RouteState, SubmitOutcome } from "../carrier-meter.js";
 import { CircuitBreaker } from "./circuit-breaker.js";
 import { RateLimiter, Window } from "./flow-control.js";
 import type { SmppRoute } from "./smpp-config.js";
-import { type SubmitSmFields, submitSmPdu } from "./submit-sm.js";
+import { relativeValidity, type SubmitSmFields, submitSmPdu } from "./submit-sm.js";
 
 const { errors } = smpp;
 /** The SMSC is overloaded or failing for now: another route, or a later try, may do. */
@@ -49,7 +50,12 @@ export type RouteAttempt =
       partial: boolean;
     }
   /** A part was accepted, but the message is no longer this delivery's to send: it stopped there. */
-  | { kind: "abandoned" };
+  | { kind: "abandoned" }
+  /**
+   * The message's `expiresAt` passed before part `part` of `parts` went out: nothing more is
+   * sent. `partial` when earlier parts were accepted, on this try or before.
+   */
+  | { kind: "expired"; part: number; parts: number; partial: boolean };
 
 export interface SmppRouteDeps {
   log: Logger;
@@ -58,6 +64,8 @@ export interface SmppRouteDeps {
   onReceipt: (receipt: Receipt) => Promise<boolean>;
   /** A bind completed: messages waiting for any route may go. */
   onBound: () => void;
+  /** Now, in epoch milliseconds: what a message's time left is measured against. */
+  now: () => number;
 }
 
 /**
@@ -111,9 +119,15 @@ export class SmppRouteLink {
     return this.bound && this.breaker.allows() && this.#rate.delayMs() <= this.config.windowWaitMs;
   }
 
-  /** A place in the window: waits at most the route's window wait unless told otherwise. */
-  acquire(options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<boolean> {
-    return this.#window.acquire({ timeoutMs: this.config.windowWaitMs, ...options });
+  /**
+   * A place in the window, in the lane of the message's priority: waits at most the route's
+   * window wait unless told otherwise.
+   */
+  acquire(
+    priority: MessagePriority,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<boolean> {
+    return this.#window.acquire(priority, { timeoutMs: this.config.windowWaitMs, ...options });
   }
 
   release(): void {
@@ -133,10 +147,12 @@ export class SmppRouteLink {
    * window place the caller holds (the place is released before this returns). Stops at the
    * first part not accepted. Each part accepted while more are to go is recorded through
    * `recordPart` before the next is sent, so no try, in this process or after a restart, sends
-   * an accepted part again.
+   * an accepted part again. A part is not sent once the message's `expiresAt` has passed; each
+   * one that goes carries the whole seconds left then as its `validity_period`.
    */
   async send(message: OutboundMessage, recordPart?: PartRecorder): Promise<RouteAttempt> {
     const parts = this.#submitParts(message);
+    const expiresAtMs = message.expiresAt === null ? undefined : Date.parse(message.expiresAt);
     const ids = (message.carriedParts ?? []).map((part) => part.carrierMessageId);
     if (ids.length >= parts.length) {
       // Nothing left to send (never so: the last part is recorded with the acceptance).
@@ -147,15 +163,19 @@ export class SmppRouteLink {
     let holding = true;
     try {
       for (let index = ids.length; index < parts.length; index++) {
-        if (!holding) await this.#window.acquire();
+        if (!holding) await this.#window.acquire(message.priority);
         holding = true;
         const session = this.#transmitter();
         const answer: Answer = session
-          ? await this.#submit(session, parts[index] as SubmitSmFields)
+          ? await this.#submit(session, parts[index] as SubmitSmFields, expiresAtMs)
           : { lost: "dropped" };
         this.#window.release();
         holding = false;
         const partial = ids.length > 0;
+        if ("expired" in answer) {
+          this.breaker.abandon();
+          return { kind: "expired", part: index + 1, parts: parts.length, partial };
+        }
         if ("lost" in answer) {
           this.#meter(answer.lost === "timeout" ? "timeout" : "temporary_error");
           // A drop already shows as unbound; only a silent SMSC counts against the circuit.
@@ -316,8 +336,14 @@ export class SmppRouteLink {
     sendInTurn(session, pdu.response());
   }
 
-  async #submit(session: Session, part: SubmitSmFields): Promise<Answer> {
+  /** Submits `part` once its rate slot comes, with the time left then; not at all once none is left. */
+  async #submit(session: Session, part: SubmitSmFields, expiresAtMs: number | undefined): Promise<Answer> {
     await this.#rate.take();
+    if (expiresAtMs !== undefined) {
+      const leftMs = expiresAtMs - this.deps.now();
+      if (!(leftMs > 0)) return { expired: true };
+      part.validityPeriod = relativeValidity(Math.max(1, Math.floor(leftMs / 1000)));
+    }
     return new Promise<Answer>((resolve) => {
       const settle: PendingSettle = Object.assign(
         (answer: Answer) => {
@@ -348,6 +374,8 @@ export class SmppRouteLink {
       destinationAddr: message.to.replace(/^\+/, ""),
       destTon: config.destination.ton,
       destNpi: config.destination.npi,
+      priorityFlag: message.priority === "otp" ? 1 : 0,
+      validityPeriod: "",
       registeredDelivery: 1,
       dataCoding: message.encoding === "gsm7" ? 0 : 8,
       tlvs,
@@ -367,8 +395,11 @@ export class SmppRouteLink {
   }
 }
 
-/** A submit's response, or why none came: no answer in time, or the connection went first. */
-type Answer = { pdu: Pdu } | { lost: "timeout" | "dropped" };
+/**
+ * A submit's response, or why none came: no answer in time, or the connection went first; or
+ * the message expired before the submit could go.
+ */
+type Answer = { pdu: Pdu } | { lost: "timeout" | "dropped" } | { expired: true };
 type PendingSettle = ((answer: Answer) => void) & { session: Session };
 
 /**

@@ -1,8 +1,17 @@
+import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/logger.js";
 import { RecentMap } from "../../lib/recent-map.js";
-import type { Carrier, OutboundMessage, PartRecorder, Receipt, SendResult } from "../carrier.js";
+import type { MessagePriority } from "../../messages/traffic.js";
+import type {
+  Carrier,
+  OutboundMessage,
+  PartRecorder,
+  Receipt,
+  SendResult,
+  UnroutedTraffic,
+} from "../carrier.js";
 import { type CarrierMeter, type RouteState, unmetered } from "../carrier-meter.js";
-import { RouteOrder } from "./route-selection.js";
+import { carries, RouteOrder, unroutedTraffic } from "./route-selection.js";
 import type { SmppRoute } from "./smpp-config.js";
 import { type RouteAttempt, SmppRouteLink } from "./smpp-route.js";
 
@@ -26,25 +35,32 @@ export interface SmppCarrier extends Carrier {
   /** All routes together: bound when any is, their windows and in-flight submits summed. */
   status(): SmppStatus;
   routes(): RouteState[];
+  unrouted(): UnroutedTraffic;
 }
 
 export interface SmppCarrierDeps {
   log: Logger;
   onReceipt: (receipt: Receipt) => Promise<boolean>;
   meter?: CarrierMeter;
+  /** What messages' `expiresAt` is measured against (the context's clock); the system's by default. */
+  clock?: Clock;
 }
 
 /**
- * Live SMS over one or more SMSC routes (docs/routes.md). A message goes to the usable route of
- * the lowest priority (weights share equal priorities); it moves to the next route when its
- * route's window stays full past the route's wait, or the route answers a temporary error or
- * nothing at all. A permanent refusal fails it on the spot. It is on one route at a time, and
+ * Live SMS over one or more SMSC routes (docs/routes.md). A message goes only to routes that
+ * carry its traffic (category, account, sender), and fails with `no_route` when none is
+ * configured to; among them, to the usable route of the lowest priority (weights share equal
+ * priorities), where it waits for the window behind messages of higher priority only. It moves
+ * to the next route when its route's window stays full past the route's wait, or the route
+ * answers a temporary error or nothing at all. A permanent refusal fails it on the spot. It is on one route at a time, and
  * reaches a second only when the first never answered (which may then have sent it). The rest of
  * a long message whose first parts were carried goes only to routes of the same SMSC account.
  */
 export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrierDeps): SmppCarrier {
   const log = deps.log.child({ carrier: SMPP_CARRIER });
   const meter = deps.meter ?? unmetered;
+  const clock = deps.clock;
+  const now = clock ? () => clock.now().getTime() : Date.now;
   let bindWaiters: Array<() => void> = [];
 
   const links = routes.map(
@@ -55,6 +71,7 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
           log,
           meter,
           onReceipt: (receipt) => storeReceipt(receipt),
+          now,
           onBound: () => {
             const waiters = bindWaiters;
             bindWaiters = [];
@@ -65,6 +82,10 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
       ),
   );
   const order = new RouteOrder(links.map((link) => ({ ...link.config, link })));
+  const unrouted = unroutedTraffic(routes);
+  if (unrouted.categories.length > 0 || unrouted.accountsListedOnly || unrouted.sendersListedOnly) {
+    log.warn({ unrouted }, "some SMS traffic has no SMSC route: it fails with no_route");
+  }
   // When each route's messages awaiting a receipt were accepted, by the SMSC's message id: plain
   // numbers under the SMSC's own id strings. Objects under joined keys took more memory and, as
   // the store turned over, left more garbage in V8's old generation.
@@ -111,15 +132,19 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
    * A route for the message, with a place in its window taken: the usable routes in selection
    * order, each for at most its window wait; then whichever bound route has room first.
    */
-  async function takeRoute(skip: ReadonlySet<string>): Promise<SmppRouteLink | undefined> {
+  async function takeRoute(
+    skip: ReadonlySet<string>,
+    priority: MessagePriority,
+  ): Promise<SmppRouteLink | undefined> {
     for (const { link } of order.next(({ link }) => !skip.has(link.name) && link.usable())) {
-      if (await link.acquire()) {
+      if (await link.acquire(priority)) {
         if (begin(link)) return link;
       }
     }
     const open = links.filter((link) => !skip.has(link.name) && link.bound && link.breaker.allows());
     if (open.length === 0) return undefined;
-    const link = await firstWithRoom(open, Math.max(...open.map((l) => l.config.submitTimeoutMs)));
+    const timeoutMs = Math.max(...open.map((l) => l.config.submitTimeoutMs));
+    const link = await firstWithRoom(open, timeoutMs, priority);
     return link && begin(link) ? link : undefined;
   }
 
@@ -133,10 +158,12 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
     return false;
   }
 
-  async function firstWithRoom(candidates: SmppRouteLink[], timeoutMs: number) {
+  async function firstWithRoom(candidates: SmppRouteLink[], timeoutMs: number, priority: MessagePriority) {
     const controller = new AbortController();
     const tries = candidates.map((link) =>
-      link.acquire({ timeoutMs, signal: controller.signal }).then((got) => (got ? link : undefined)),
+      link
+        .acquire(priority, { timeoutMs, signal: controller.signal })
+        .then((got) => (got ? link : undefined)),
     );
     const winner = await new Promise<SmppRouteLink | undefined>((resolve) => {
       let left = tries.length;
@@ -157,9 +184,12 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
     name: SMPP_CARRIER,
     start,
     async send(message: OutboundMessage, recordPart?: PartRecorder): Promise<SendResult> {
+      const carrying = links.filter((link) => carries(link.config.traffic, message));
+      if (carrying.length === 0) return noRoute(message);
       start();
       await waitForAnyBind(BIND_WAIT_MS);
       const skip = new Set(message.avoidRoutes ?? []);
+      for (const link of links) if (!carrying.includes(link)) skip.add(link.name);
       // Parts carried before came back under their SMSC account's receipts: the rest joins them.
       const account = message.carriedParts?.[0]?.receiptCarrier;
       if (account !== undefined) {
@@ -167,7 +197,7 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
       }
       let last: SendResult | undefined;
       for (;;) {
-        const link = await takeRoute(skip);
+        const link = await takeRoute(skip, message.priority);
         if (!link) break;
         skip.add(link.name);
         const attempt = await link.send(message, (part, route) => {
@@ -191,6 +221,7 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
             errorMessage: `The SMSC refused ${what}: ${attempt.status}.`,
           };
         }
+        if (attempt.kind === "expired") return expired(attempt);
         if (attempt.kind === "abandoned") {
           return {
             outcome: "retryable",
@@ -207,7 +238,7 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
           "trying the next route",
         );
       }
-      return last ?? unavailable(links);
+      return last ?? unavailable(carrying);
     },
     status: () => ({
       bound: links.some((link) => link.bound),
@@ -215,6 +246,7 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
       in_flight: links.reduce((sum, link) => sum + link.state().inFlight, 0),
     }),
     routes: () => links.map((link) => link.state()),
+    unrouted: () => unrouted,
     async close() {
       await Promise.all(links.map((link) => link.close()));
     },
@@ -234,6 +266,35 @@ function temporaryResult(attempt: Extract<RouteAttempt, { kind: "temporary" }>) 
     errorCode: attempt.status.toLowerCase(),
     errorMessage: `The SMSC answered ${attempt.status}.`,
   } as const;
+}
+
+/** No configured route takes the message's traffic: no try would ever send it. */
+function noRoute(message: OutboundMessage): SendResult {
+  const traffic = [
+    `category ${message.category ?? "unknown"}`,
+    `account ${message.accountId}`,
+    `sender ${message.sender ?? "none"}`,
+  ].join(", ");
+  return {
+    outcome: "permanent",
+    errorCode: "no_route",
+    errorMessage: `No SMSC route carries this message's traffic (${traffic}).`,
+  };
+}
+
+/**
+ * The message expired before a part went out. Parts already carried stay carried: the message
+ * then ends undelivered, charged for them, and the rest is refunded, as when an SMSC refuses a
+ * later part for good.
+ */
+function expired(attempt: Extract<RouteAttempt, { kind: "expired" }>): SendResult {
+  return {
+    outcome: "permanent",
+    errorCode: "expired",
+    errorMessage: attempt.partial
+      ? `The message expired before part ${attempt.part} of ${attempt.parts} could be submitted.`
+      : "The message expired before it could be submitted.",
+  };
 }
 
 function unavailable(links: SmppRouteLink[]): SendResult {

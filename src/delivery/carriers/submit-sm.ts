@@ -9,6 +9,10 @@ export interface SubmitSmFields {
   destTon: number;
   destNpi: number;
   esmClass: number;
+  /** 1 puts the message ahead in the SMSC's own queue (OTPs), 0 otherwise. */
+  priorityFlag: number;
+  /** SMPP 3.4 time format (relative: `YYMMDDhhmmss000R`, see `relativeValidity`); empty: the SMSC's default. */
+  validityPeriod: string;
   registeredDelivery: number;
   dataCoding: number;
   /** The encoded text, its user data header first for a part of a long message. */
@@ -21,10 +25,10 @@ const SUBMIT_SM = 0x00000004;
 const HEADER_BYTES = 16;
 const SEQUENCE_OFFSET = 12;
 const MAX_SHORT_MESSAGE_BYTES = 255;
-// The body's one-byte fields: service_type, schedule_delivery_time and validity_period (empty C
-// strings), the four TONs and NPIs, esm_class, protocol_id, priority_flag, registered_delivery,
+// The body's one-byte fields: service_type and schedule_delivery_time (empty C strings), the four
+// TONs and NPIs, esm_class, protocol_id, priority_flag, registered_delivery,
 // replace_if_present_flag, data_coding, sm_default_msg_id and sm_length.
-const FIXED_BODY_BYTES = 15;
+const FIXED_BODY_BYTES = 14;
 
 /**
  * A `submit_sm` encoded at once, in the bytes the `smpp` library writes for the same fields.
@@ -39,6 +43,7 @@ export function encodeSubmitSm(fields: SubmitSmFields, sequenceNumber = 0): Buff
     FIXED_BODY_BYTES +
     cStringBytes(fields.sourceAddr) +
     cStringBytes(fields.destinationAddr) +
+    cStringBytes(fields.validityPeriod) +
     fields.shortMessage.length;
   for (const value of fields.tlvs.values()) length += 4 + value.length;
 
@@ -55,8 +60,10 @@ export function encodeSubmitSm(fields: SubmitSmFields, sequenceNumber = 0): Buff
   offset = buffer.writeUInt8(fields.destNpi, offset);
   offset = writeCString(buffer, fields.destinationAddr, offset);
   offset = buffer.writeUInt8(fields.esmClass, offset);
-  offset += 2; // protocol_id, priority_flag
-  offset += 2; // schedule_delivery_time, validity_period
+  offset += 1; // protocol_id
+  offset = buffer.writeUInt8(fields.priorityFlag, offset);
+  offset += 1; // schedule_delivery_time
+  offset = writeCString(buffer, fields.validityPeriod, offset);
   offset = buffer.writeUInt8(fields.registeredDelivery, offset);
   offset += 1; // replace_if_present_flag
   offset = buffer.writeUInt8(fields.dataCoding, offset);
@@ -86,6 +93,28 @@ export function submitSmPdu(fields: SubmitSmFields): OutgoingPdu {
     },
   };
   return pdu;
+}
+
+const SECONDS_PER_DAY = 86_400;
+/** The relative format's days field has two digits; a longer validity is sent as this much. */
+const MAX_RELATIVE_DAYS = 99;
+
+/**
+ * `seconds` from now as an SMPP 3.4 relative time, `YYMMDDhhmmss000R`, with days, hours, minutes
+ * and seconds in their own fields (600 → `000000001000000R`). Years and months are left at 00:
+ * SMSCs disagree on how long a relative month is, so a validity past 99 days is sent as 99 days,
+ * 23:59:59.
+ */
+export function relativeValidity(seconds: number): string {
+  const capped = Math.min(Math.max(0, Math.floor(seconds)), (MAX_RELATIVE_DAYS + 1) * SECONDS_PER_DAY - 1);
+  const days = Math.floor(capped / SECONDS_PER_DAY);
+  const hours = Math.floor((capped % SECONDS_PER_DAY) / 3_600);
+  const minutes = Math.floor((capped % 3_600) / 60);
+  return `0000${two(days)}${two(hours)}${two(minutes)}${two(capped % 60)}000R`;
+}
+
+function two(value: number): string {
+  return value < 10 ? `0${value}` : String(value);
 }
 
 // The library writes C strings as "ascii", which Node encodes as Latin-1: a byte a character.

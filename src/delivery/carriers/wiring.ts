@@ -28,6 +28,7 @@ export function createCarriers(
       // An SMSC sends receipts as fast as it submits: those that come in together share a transaction.
       onReceipt: receiptsInBursts(ctx),
       meter: ctx.metrics.carriers,
+      clock: ctx.clock,
     });
   }
   // One provider API each: their submits are counted under a route named after the carrier.
