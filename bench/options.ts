@@ -57,7 +57,33 @@ export const API_SCENARIOS = ["otp-send", "otp-verify", "sms-send-sandbox", "bal
 export const LIVE_SCENARIOS = ["sms-live-smpp", "sms-batch"] as const;
 /** Live SMS over two routes (SMPP_ROUTES), on a server of its own after the others (scenarios/live-routes.ts). */
 export const ROUTES_SCENARIO = "sms-live-routes";
-export const ALL_SCENARIOS = [...LIVE_SCENARIOS, ROUTES_SCENARIO, ...API_SCENARIOS, "bare"] as const;
+/**
+ * OTPs sent while a bulk campaign drains through a rate-limited route, on a server of its own after
+ * the others (scenarios/otp-during-campaign.ts). Run only when named: it is not in the default set.
+ */
+export const CAMPAIGN_SCENARIO = "otp-during-campaign";
+/** Bulk messages the campaign queues before the OTPs start. */
+export const CAMPAIGN_SIZE = envInteger("BENCH_CAMPAIGN_SIZE", 20_000, 1_000, 200_000);
+/** The campaign's route: its SMPP_TPS (a carrier grants some tens to hundreds a second) and window. */
+export const CAMPAIGN_TPS = envInteger("BENCH_CAMPAIGN_TPS", 100, 1, 10_000);
+export const CAMPAIGN_WINDOW = 10;
+/** How long OTPs are sent during the campaign: BENCH_DURATION when set, else 20 s. */
+export const CAMPAIGN_SECONDS = process.env.BENCH_DURATION ? LOAD_SECONDS : 20;
+/** OTP sends a second, at a steady pace, while the campaign drains. */
+export const CAMPAIGN_OTPS_PER_S = 5;
+/** How long the campaign may take to queue, and the last OTPs to reach the SMSC after the sends. */
+export const CAMPAIGN_QUEUE_SECONDS = 60;
+export const CAMPAIGN_TAIL_SECONDS = 10;
+/** What otp-during-campaign adds to a run: its server's start, the queueing, the bulk's start, the sends, the tail. */
+export const CAMPAIGN_SCENARIO_SECONDS =
+  READY_SECONDS + CAMPAIGN_QUEUE_SECONDS + 10 + CAMPAIGN_SECONDS + CAMPAIGN_TAIL_SECONDS + 10;
+export const ALL_SCENARIOS = [
+  ...LIVE_SCENARIOS,
+  ROUTES_SCENARIO,
+  CAMPAIGN_SCENARIO,
+  ...API_SCENARIOS,
+  "bare",
+] as const;
 export type ScenarioName = (typeof ALL_SCENARIOS)[number];
 export type Dialect = "sqlite" | "postgres";
 
@@ -93,7 +119,7 @@ function parseArguments(args: string[]): {
     process.exit(1);
   };
   let dialect: Dialect = "sqlite";
-  let scenarios = new Set<ScenarioName>(ALL_SCENARIOS);
+  let scenarios = new Set<ScenarioName>(ALL_SCENARIOS.filter((name) => name !== CAMPAIGN_SCENARIO));
   let peer: "kannel" | undefined;
   let webhooks = true;
   let delivery = true;
@@ -143,7 +169,7 @@ function parseArguments(args: string[]): {
     if (!args.some((arg) => arg.split("=")[0] === "--scenarios")) {
       scenarios = new Set<ScenarioName>([...API_SCENARIOS, "bare"]);
     }
-    const live = ([...LIVE_SCENARIOS, ROUTES_SCENARIO] as ScenarioName[]).filter((name) =>
+    const live = ([...LIVE_SCENARIOS, ROUTES_SCENARIO, CAMPAIGN_SCENARIO] as ScenarioName[]).filter((name) =>
       scenarios.has(name),
     );
     const refused = [...live, ...others];

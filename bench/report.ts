@@ -13,6 +13,7 @@ import {
 import type { Machine } from "./processes.js";
 import type { ApiScenarioResult } from "./scenarios/api-routes.js";
 import type { LiveScenarioResult } from "./scenarios/live-smpp.js";
+import type { CampaignScenarioResult } from "./scenarios/otp-during-campaign.js";
 import { round } from "./summary.js";
 import type { WebhookFigures } from "./webhooks.js";
 
@@ -113,6 +114,36 @@ export function printLiveReport(results: LiveScenarioResult[], elapsedSeconds: n
     );
   }
   lines.push(`Results in bench/results/latest.json; the run took ${round(elapsedSeconds, 1)} s.`, "");
+  process.stdout.write(lines.join("\n"));
+}
+
+/** otp-during-campaign: how long the OTPs waited behind the campaign, and what the campaign kept doing. */
+export function printCampaignReport(result: CampaignScenarioResult): void {
+  const { otp, campaign, cpu } = result;
+  const ms = (value: number | null) => (value === null ? "–" : `${value} ms`);
+  const lines = [
+    "",
+    `${result.scenario}: ${result.description}.`,
+    "",
+    "| metric | value |",
+    "|---|---|",
+    `| server CPU µs a message at the SMSC | ${cpu.us_per_operation ?? "–"}${cpu.tail_done ? "" : " (an OTP never arrived)"} |`,
+    `| OTP acceptance → submit_sm p50 / p99 / max | ${ms(otp.submit_latency_ms.p50)} / ${ms(otp.submit_latency_ms.p99)} / ${ms(otp.submit_latency_ms.max)} |`,
+    `| OTPs sent / accepted / at the SMSC | ${otp.sent} / ${otp.accepted} / ${otp.arrived} |`,
+    `| OTP send answered p50 / p99 | ${ms(otp.http_latency_ms.p50)} / ${ms(otp.http_latency_ms.p99)} |`,
+    `| campaign submit_sm/s meanwhile | ${campaign.submit_sm_per_s} (route at ${result.settings.SMPP_TPS}) |`,
+    `| campaign queued in / still queued at the end | ${campaign.queued_in_s} s / ${campaign.queued_at_end} of ${campaign.messages} |`,
+    `| server peak RSS | ${result.server.peak_rss_mb} MB |`,
+    "",
+  ];
+  if (otp.sample_error_bodies.length > 0)
+    lines.push(`Sample failed OTP sends: ${otp.sample_error_bodies.join(" | ")}`, "");
+  if (campaign.queued_at_end === 0) {
+    lines.push(
+      "Note: the campaign drained before the OTPs ended: the later OTPs had no bulk to wait behind.",
+      "",
+    );
+  }
   process.stdout.write(lines.join("\n"));
 }
 

@@ -15,6 +15,7 @@ import type { KannelResult } from "./kannel.js";
 import type { Machine } from "./processes.js";
 import type { ApiScenarioResult } from "./scenarios/api-routes.js";
 import type { LiveScenarioResult } from "./scenarios/live-smpp.js";
+import type { CampaignScenarioResult } from "./scenarios/otp-during-campaign.js";
 
 export const RESULTS_FORMAT = "dakiya-bench/1";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -34,10 +35,14 @@ export interface ScenarioRecord {
    * this bench writes). "load": during the load alone (the runs imported from earlier notes).
    */
   cpu_counted_over: "load and tail" | "load";
-  /** Answered requests, or accepted messages, a second during the load. */
+  /**
+   * Answered requests, or accepted messages, a second during the load; for otp-during-campaign,
+   * the campaign's submit_sm a second at the SMSC while the OTPs were sent.
+   */
   operations_per_s: number | null;
   /** Imported runs whose notes gave a ratio to the bare route: ratio × the bare route's rate. */
   operations_per_s_derived_from_ratio?: true;
+  /** The answers' latency; for otp-during-campaign, an OTP's from its acceptance to its submit_sm at the SMSC. */
   latency_ms: { p50: number | null; p99: number | null };
   /** Live SMS: submit_sm a second at the SMSC from the start of the load until the queue was empty. */
   submit_sm_per_s_until_drained?: number | null;
@@ -94,6 +99,20 @@ export function liveRecord(result: LiveScenarioResult): ScenarioRecord {
     operations_per_s: result.http.accepted_per_s,
     latency_ms: { p50: result.http.latency_ms.p50, p99: result.http.latency_ms.p99 },
     submit_sm_per_s_until_drained: result.smsc.submit_sm_per_s_until_drained,
+    tail_s: result.cpu.tail_seconds,
+    tail_done: result.cpu.tail_done,
+    peak_rss_mb: result.server.peak_rss_mb,
+  };
+}
+
+export function campaignRecord(result: CampaignScenarioResult): ScenarioRecord {
+  return {
+    scenario: result.scenario,
+    cpu_us_per_operation: result.cpu.us_per_operation,
+    operation: result.cpu.operation,
+    cpu_counted_over: "load and tail",
+    operations_per_s: result.campaign.submit_sm_per_s,
+    latency_ms: { p50: result.otp.submit_latency_ms.p50, p99: result.otp.submit_latency_ms.p99 },
     tail_s: result.cpu.tail_seconds,
     tail_done: result.cpu.tail_done,
     peak_rss_mb: result.server.peak_rss_mb,

@@ -2,7 +2,8 @@
 // an account on a fresh database (SQLite in a temporary folder, or with --db postgres a new
 // PostgreSQL database that is dropped at the end), starts a lean SMSC (bench/smsc.ts), the bare
 // route (bench/bare.ts) and `dakiya serve` as child processes in production mode, and loads them
-// with autocannon. Scenarios (all by default; `--scenarios a,b` for some):
+// with autocannon. Scenarios (all but otp-during-campaign by default;
+// `--scenarios a,b` for some):
 //   sms-live-smpp     POST /v2/sms/send with a live key → worker → SMPP submit_sm at the SMSC:
 //                     what the API accepted, what reached the SMSC, the queue, the memory
 //   sms-batch         the same through POST /v2/sms/batch, BENCH_BATCH_SIZE (100) messages a
@@ -10,6 +11,11 @@
 //   sms-live-routes   the load of sms-live-smpp over two routes (SMPP_ROUTES, weights 3:1), each
 //                     to an SMSC of its own, on a server started after the others: the same
 //                     figures, and each route's share of the submits
+//   otp-during-campaign  only when named: a campaign of BENCH_CAMPAIGN_SIZE (20,000) bulk messages
+//                     through POST /v2/sms/batch draining through one route at BENCH_CAMPAIGN_TPS
+//                     (100/s, window 10), and POST /v2/otp/send at 5/s for 20 s meanwhile, on a
+//                     server of its own after the others: OTP acceptance → submit_sm p50/p99, the
+//                     campaign's submit_sm/s, the CPU a message at the SMSC
 //   otp-send          POST /v2/otp/send with a sandbox key, a distinct number each
 //   otp-verify        POST /v2/otp/verify on OTPs created beforehand with known codes: wrong
 //                     codes, then the right one, then again on the verified OTP
@@ -49,6 +55,8 @@
 //   BENCH_DURATION     load seconds (default 10, at most 20)
 //   BENCH_CONNECTIONS  HTTP connections (default 50)
 //   BENCH_BATCH_SIZE   messages a request of sms-batch (default 100, at most 1,000)
+//   BENCH_CAMPAIGN_SIZE, BENCH_CAMPAIGN_TPS  otp-during-campaign's campaign (default 20,000) and
+//                      its route's rate (default 100 submit_sm/s)
 //   BENCH_RECEIPTS=1   the SMSC also sends a DELIVRD receipt 1 s after every submit, and the run
 //                      waits for every message to be delivered
 //   BENCH_SMSC_NAGLE=1 the SMSC leaves Nagle's algorithm on, as many do (by default it sets
@@ -81,6 +89,8 @@ import { abort, BenchError, cleanUp, fail, log, ms, onCleanup, waitUntil } from 
 import {
   API_PROCS,
   API_SCENARIOS,
+  CAMPAIGN_SCENARIO,
+  CAMPAIGN_SCENARIO_SECONDS,
   CONNECTIONS,
   DB_LABEL,
   DELIVERY,
@@ -110,9 +120,10 @@ import {
 import { openQueueProbe, type QueueProbe } from "./probe.js";
 import { describeMachine, freePort, type Machine, startChild, waitForAnswer } from "./processes.js";
 import { summariseProfile } from "./profile.js";
-import { printApiReport, printLiveReport, printWebhookReport } from "./report.js";
+import { printApiReport, printCampaignReport, printLiveReport, printWebhookReport } from "./report.js";
 import {
   apiRecord,
+  campaignRecord,
   describeCommand,
   kannelRecord,
   liveRecord,
@@ -135,6 +146,10 @@ import {
   runLiveSmppScenario,
   SINGLE_SEND,
 } from "./scenarios/live-smpp.js";
+import {
+  type CampaignScenarioResult,
+  runOtpDuringCampaignScenario,
+} from "./scenarios/otp-during-campaign.js";
 import { createVerifyOtps } from "./scenarios/otp-verify.js";
 import { BATCH_SEND } from "./scenarios/sms-batch.js";
 import { compileServer, SERVER_ENV, startDakiya, waitForReady } from "./server.js";
@@ -174,12 +189,15 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
   const liveScenarios = LIVE_SCENARIOS.filter((name) => SELECTED.has(name));
   const runLive = liveScenarios.length > 0;
   const runRoutes = SELECTED.has(ROUTES_SCENARIO);
+  const runCampaign = SELECTED.has(CAMPAIGN_SCENARIO);
   log(
-    `scenarios: ${[...liveScenarios, ...apiScenarios, ...(runBare ? ["bare"] : []), ...(runRoutes ? [ROUTES_SCENARIO] : [])].join(", ")}; database: ${DB_LABEL}`,
+    `scenarios: ${[...liveScenarios, ...apiScenarios, ...(runBare ? ["bare"] : []), ...(runRoutes ? [ROUTES_SCENARIO] : []), ...(runCampaign ? [CAMPAIGN_SCENARIO] : [])].join(", ")}; database: ${DB_LABEL}`,
   );
 
   // Live endpoints must be https://: the receiver gets a TLS port when a live scenario runs.
-  const receiver = WEBHOOKS ? await startWebhookReceiver(temp, runLive || runRoutes) : undefined;
+  const receiver = WEBHOOKS
+    ? await startWebhookReceiver(temp, runLive || runRoutes || runCampaign)
+    : undefined;
   if (receiver) onCleanup(() => receiver.child.stop());
   const keys = await setUpAccount(database.url, secret, receiver?.urls);
   log(
@@ -243,7 +261,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
 
   let probe: QueueProbe | undefined;
   // The API scenarios wait for what they queued to be delivered: that work is part of their cost.
-  if (smsc || receiver || runRoutes || (DELIVERY && apiScenarios.length > 0)) {
+  if (smsc || receiver || runRoutes || runCampaign || (DELIVERY && apiScenarios.length > 0)) {
     const opened = await openQueueProbe(database);
     onCleanup(() => opened.close());
     probe = opened;
@@ -400,6 +418,19 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
     routed.settings.webhooks = webhookSetting;
     results.push(routed);
   }
+  let campaign: CampaignScenarioResult | undefined;
+  if (runCampaign && probe) {
+    // Last: it leaves the rest of its campaign queued in the run's database.
+    log(`${CAMPAIGN_SCENARIO}:`);
+    campaign = await runOtpDuringCampaignScenario({
+      serverEnv,
+      port: await freePort(),
+      key: keys.live,
+      probe,
+      machine,
+    });
+    campaign.settings.webhooks = webhookSetting;
+  }
   results.push(...apiResults);
   const writeResults = (all: object[]) =>
     writeFileSync(
@@ -407,11 +438,12 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       `${JSON.stringify(all, null, 2)}\n`,
     );
   mkdirSync(RESULTS_DIR, { recursive: true });
-  writeResults(results);
+  writeResults([...results, ...(campaign ? [campaign] : [])]);
 
   const live = results.filter((r): r is LiveScenarioResult => "queue" in r);
   if (live.length > 0) printLiveReport(live, (Date.now() - started) / 1000);
   printApiReport(apiResults, machine, serverPeak, server.logLines, (Date.now() - started) / 1000);
+  if (campaign) printCampaignReport(campaign);
   printWebhookReport(results);
   if (PROFILE) summariseProfile();
   const kannelResults: KannelResult[] = [];
@@ -421,7 +453,7 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
     for (const dakiya of live.filter((result) => !result.routes)) {
       const kannel = await runKannel(kannelBinaries, machine, dakiya);
       kannelResults.push(kannel);
-      writeResults([...results, ...kannelResults]);
+      writeResults([...results, ...(campaign ? [campaign] : []), ...kannelResults]);
       printKannelReport(kannel, dakiya, (Date.now() - started) / 1000);
     }
   }
@@ -432,7 +464,12 @@ async function main(kannelBinaries: KannelBinaries | undefined): Promise<void> {
       webhooks: WEBHOOKS,
       delivery: DELIVERY,
       api_processes: null,
-      scenarios: [...live.map(liveRecord), ...apiResults.map(apiRecord), ...kannelResults.map(kannelRecord)],
+      scenarios: [
+        ...live.map(liveRecord),
+        ...(campaign ? [campaignRecord(campaign)] : []),
+        ...apiResults.map(apiRecord),
+        ...kannelResults.map(kannelRecord),
+      ],
     };
     const path = writeDatedResults({
       startedAt: started,
@@ -503,6 +540,7 @@ try {
     Math.max(0, liveCount - 1) * LIVE_SCENARIO_SECONDS +
     webhookSeconds +
     (SELECTED.has(ROUTES_SCENARIO) ? LIVE_SCENARIO_SECONDS + READY_SECONDS : 0) +
+    (SELECTED.has(CAMPAIGN_SCENARIO) ? CAMPAIGN_SCENARIO_SECONDS : 0) +
     (kannel ? KANNEL_SECONDS * liveCount : 0);
   // With --api-procs this process runs the rounds (bench/api-procs.ts), each a run of its own.
   const rounds = API_PROCS !== undefined && ROUND_API_PROCS === undefined ? (API_PROCS === 1 ? 1 : 2) : 0;

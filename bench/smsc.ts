@@ -1,7 +1,8 @@
 // A lean SMSC for the benchmark, on loopback: binds anyone with the configured credentials,
 // answers every submit_sm at once with a message id, answers enquire_link and unbind, and only
 // counts. Nothing is recorded per message (the test SMSC in test/helpers/smsc.ts records every
-// byte, which is too slow to stand in for a carrier here). With `receiptDelayMs` it also sends a
+// byte, which is too slow to stand in for a carrier here); `onSubmit` lets a scenario watch the
+// destinations it cares about. With `receiptDelayMs` it also sends a
 // DELIVRD delivery receipt (deliver_sm) for every accepted submit that long after it.
 
 import { once } from "node:events";
@@ -40,6 +41,8 @@ export interface BenchSmscOptions {
   receiptDelayMs?: number;
   /** Leave Nagle's algorithm on (the default for a Node socket); off (TCP_NODELAY) otherwise. */
   nagle?: boolean;
+  /** Told of every accepted submit_sm: its destination_addr and when it arrived (Date.now()). */
+  onSubmit?: (destination: string, receivedAt: number) => void;
 }
 
 export async function startBenchSmsc(options: BenchSmscOptions): Promise<BenchSmsc> {
@@ -88,6 +91,7 @@ export async function startBenchSmsc(options: BenchSmscOptions): Promise<BenchSm
       submits += 1;
       firstSubmitAt ??= now;
       lastSubmitAt = now;
+      options.onSubmit?.(String(pdu.destination_addr), now);
       const messageId = (nextMessageId++).toString(16);
       session.send(pdu.response({ message_id: messageId }));
       if (options.receiptDelayMs !== undefined) {
