@@ -15,7 +15,6 @@ import {
   NotFoundError,
   RateLimitError,
   ServerError,
-  type SmsBatchParams,
   type SmsSendParams,
   UnprocessableEntityError,
   verifyWebhook,
