@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   unsupported_destination: 422,
   channel_not_configured: 422,
   template_inactive: 422,
+  invalid_caller_id: 422,
   resend_cooldown: 429,
   rate_limited: 429,
   internal_error: 500,
