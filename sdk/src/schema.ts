@@ -589,7 +589,7 @@ export interface operations {
                         /** @example msg_3kTz0aQ1vX9bWm2LcYp7RdN5 */
                         id: string;
                         /** @enum {string} */
-                        status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                        status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                         /** @enum {string} */
                         environment: "live" | "sandbox";
                         /** @enum {string} */
@@ -804,7 +804,7 @@ export interface operations {
              *     - `invalid_variable`: a value does not fit its typed DLT slot (numeric, url, email, …)
              *     - `message_too_long`: the text is over 10 segments
              *     - `unsupported_destination`: a valid number of a country other than India
-             *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs)
+             *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)
              *     - `template_inactive`: the template is registered but inactive
              */
             422: {
@@ -925,7 +925,7 @@ export interface operations {
                             /** @example msg_3kTz0aQ1vX9bWm2LcYp7RdN5 */
                             id: string;
                             /** @enum {string} */
-                            status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                            status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                             /** @enum {string} */
                             environment: "live" | "sandbox";
                             /** @enum {string} */
@@ -1205,7 +1205,7 @@ export interface operations {
                         /** @example msg_3kTz0aQ1vX9bWm2LcYp7RdN5 */
                         id: string;
                         /** @enum {string} */
-                        status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                        status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                         /** @enum {string} */
                         environment: "live" | "sandbox";
                         /** @enum {string} */
@@ -1360,7 +1360,7 @@ export interface operations {
     listSms: {
         parameters: {
             query?: {
-                status?: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                status?: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                 /**
                  * @description E.164
                  * @example +919876543210
@@ -1404,7 +1404,7 @@ export interface operations {
                             /** @example msg_3kTz0aQ1vX9bWm2LcYp7RdN5 */
                             id: string;
                             /** @enum {string} */
-                            status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                            status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                             /** @enum {string} */
                             environment: "live" | "sandbox";
                             /** @enum {string} */
@@ -1803,7 +1803,7 @@ export interface operations {
             };
             /**
              * @description - `unsupported_destination`: a valid number of a country other than India
-             *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs)
+             *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)
              *     - `idempotency_key_reused`: the Idempotency-Key was used with another method, path or body
              */
             422: {
@@ -2165,7 +2165,7 @@ export interface operations {
                             /** @description Sent on the fallback channel */
                             fallback: boolean;
                             /** @enum {string} */
-                            status: "queued" | "submitted" | "delivered" | "undelivered" | "failed";
+                            status: "scheduled" | "queued" | "submitted" | "delivered" | "undelivered" | "failed" | "cancelled";
                             created_at: string;
                         }[];
                     };

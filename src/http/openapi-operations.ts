@@ -34,7 +34,6 @@ const ERROR_MEANINGS: Partial<Record<ErrorCode, string>> = {
   channel_not_configured:
     "the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)",
   template_inactive: "the template is registered but inactive",
-  invalid_caller_id: "a BFSI account's voice caller ID must be a 1600-series number (+911600… or +911601…)",
   resend_cooldown:
     "an OTP was sent to this number less than the cooldown ago; `Retry-After` says when to resend",
   unavailable: "the server is shutting down, or its database cannot be reached",
