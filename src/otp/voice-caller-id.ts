@@ -37,26 +37,32 @@ export function requireSavableCallerId(callerId: string | null, bfsi: boolean): 
 }
 
 /**
- * Before a voice OTP is accepted: a BFSI account must call from a 1600-series number, its own
- * or, when it set none, the operator's; otherwise 422 `channel_not_configured`, saying why.
+ * Why a voice OTP would be refused as things stand, or null: a BFSI account must call from a
+ * 1600-series number, its own or, when it set none, the operator's.
  */
-export function requireVoiceCallerId(
+export function voiceCallerIdProblem(
   ctx: Pick<AppContext, "webhooks">,
   callerId: string | null,
   bfsi: boolean,
-): void {
-  if (!bfsi) return;
+): string | null {
+  if (!bfsi) return null;
   const calling = callerId ?? defaultVoiceCallerId(ctx);
-  if (calling !== null && isBfsiCallerId(calling)) return;
+  if (calling !== null && isBfsiCallerId(calling)) return null;
   const why =
     callerId !== null
       ? `the OTP settings' voice caller ID, ${callerId}, is not one`
       : calling !== null
         ? `none is set in the OTP settings and the server's default, ${calling}, is not one`
         : "none is set in the OTP settings and the server has no default";
-  throw new ApiError(
-    "channel_not_configured",
-    `Voice OTPs are refused: ${BFSI_RULE}, and ${why}. Set voice_caller_id in the OTP settings.`,
-    "channel",
-  );
+  return `Voice OTPs are refused: ${BFSI_RULE}, and ${why}. Set a 1600-series voice caller ID (voice_caller_id) in the OTP settings.`;
+}
+
+/** Before a voice OTP is accepted: `voiceCallerIdProblem` as 422 `channel_not_configured`. */
+export function requireVoiceCallerId(
+  ctx: Pick<AppContext, "webhooks">,
+  callerId: string | null,
+  bfsi: boolean,
+): void {
+  const problem = voiceCallerIdProblem(ctx, callerId, bfsi);
+  if (problem !== null) throw new ApiError("channel_not_configured", problem, "channel");
 }

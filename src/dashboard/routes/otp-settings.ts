@@ -3,7 +3,7 @@ import { getAccount } from "../../accounts/update.js";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
 import { getOtpSettings, type OtpSettings, updateOtpSettings } from "../../otp/settings.js";
-import { defaultVoiceCallerId } from "../../otp/voice-caller-id.js";
+import { defaultVoiceCallerId, voiceCallerIdProblem } from "../../otp/voice-caller-id.js";
 import { sessionOf } from "../auth.js";
 import { EnvironmentQuery, HIDDEN } from "../schemas.js";
 
@@ -31,11 +31,17 @@ const SettingsChange = Type.Object(
 
 /**
  * The settings as the console shows them, with what it shows beside the voice caller ID: whether
- * the account is BFSI (the operator sets it) and the server's default caller ID.
+ * the account is BFSI (the operator sets it), the server's default caller ID, and why voice OTPs
+ * would be refused as things stand (null when they would not).
  */
 async function settingsView(ctx: AppContext, accountId: string, settings: OtpSettings) {
   const { bfsi } = await getAccount(ctx.db, accountId);
-  return { ...settings, bfsi, default_voice_caller_id: defaultVoiceCallerId(ctx) };
+  return {
+    ...settings,
+    bfsi,
+    default_voice_caller_id: defaultVoiceCallerId(ctx),
+    voice_refusal: voiceCallerIdProblem(ctx, settings.voice_caller_id, bfsi),
+  };
 }
 
 export function otpSettingsRoutes(app: App, ctx: AppContext): void {
