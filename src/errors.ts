@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   unsupported_destination: 422,
   channel_not_configured: 422,
   template_inactive: 422,
+  invalid_caller_id: 422,
   resend_cooldown: 429,
   rate_limited: 429,
   internal_error: 500,
@@ -37,12 +38,16 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** The codes only the dashboard's session routes answer: they stay out of the public OpenAPI document. */
+/**
+ * The codes only the dashboard's routes answer (its sessions; settings the console and the CLI
+ * save, such as `invalid_caller_id`): they stay out of the public OpenAPI document.
+ */
 export const DASHBOARD_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
   "not_signed_in",
   "invalid_credentials",
   "csrf_rejected",
   "already_set_up",
+  "invalid_caller_id",
 ]);
 
 /** An expected failure that the HTTP layer turns into the error envelope. */

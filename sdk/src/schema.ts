@@ -847,7 +847,7 @@ export interface operations {
              *     - `invalid_variable`: a value does not fit its typed DLT slot (numeric, url, email, …)
              *     - `message_too_long`: the text is over 10 segments
              *     - `unsupported_destination`: a valid number of a country other than India
-             *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs)
+             *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)
              *     - `template_inactive`: the template is registered but inactive
              */
             422: {
@@ -2197,7 +2197,7 @@ export interface operations {
             };
             /**
              * @description - `unsupported_destination`: a valid number of a country other than India
-             *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs)
+             *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)
              *     - `idempotency_key_reused`: the Idempotency-Key was used with another method, path or body
              */
             422: {

@@ -1,7 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { type AccountSummary, createAccount, listAccounts } from "../accounts/accounts.js";
 import { addCredits, getBalance, type LedgerEntryView, latestLedgerEntries } from "../accounts/ledger.js";
+import { type AccountChanges, type AccountView, getAccount, updateAccount } from "../accounts/update.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
+import { ConfigError } from "../errors.js";
 import { formatInr, parseInr } from "../lib/money.js";
 import { commandGroup, type OutputOptions, parseNonNegativeInteger, print, withContext } from "./run.js";
 
@@ -35,6 +37,8 @@ export function accountCommands(program: Command, output: () => OutputOptions): 
       const data = await withContext((ctx) => listAccounts(ctx.db));
       print(output(), { data }, data.length === 0 ? ["No accounts."] : data.map(describeAccount));
     });
+
+  accountUpdateCommand(account, output);
 
   program
     .command("balance")
@@ -110,6 +114,48 @@ export function accountCommands(program: Command, output: () => OutputOptions): 
         );
       },
     );
+}
+
+interface AccountUpdateOptions {
+  account: string;
+  bfsi?: boolean;
+}
+
+/**
+ * `account update --account ID [--bfsi | --no-bfsi]`: changes what the operator decides of an
+ * account, one option per field (`AccountChanges`), and prints the account; with no option, prints it.
+ */
+function accountUpdateCommand(account: Command, output: () => OutputOptions): void {
+  const given = new Set<string>();
+  const update = account
+    .command("update")
+    .description("change an account and print it (with no option, print it)")
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .option(
+      "--bfsi",
+      "mark it a bank, NBFC, broker or insurer: voice OTPs call only from 1600-series numbers",
+    )
+    .option("--no-bfsi", "mark it not BFSI");
+  update.on("option:bfsi", () => given.add("--bfsi"));
+  update.on("option:no-bfsi", () => given.add("--no-bfsi"));
+  update.action(async (opts: AccountUpdateOptions) => {
+    if (given.size > 1) throw new ConfigError("account update: give --bfsi or --no-bfsi, not both");
+    const changes: AccountChanges = {};
+    if (opts.bfsi !== undefined) changes.bfsi = opts.bfsi;
+    const view = await withContext((ctx) =>
+      Object.keys(changes).length === 0
+        ? getAccount(ctx.db, opts.account)
+        : updateAccount(ctx, opts.account, changes),
+    );
+    print(output(), view, describeAccountView(view));
+  });
+}
+
+function describeAccountView(view: AccountView): string[] {
+  return [
+    `Account ${view.id} (${view.email}), created ${view.created_at}`,
+    view.bfsi ? "  BFSI: yes (voice OTPs call only from 1600-series numbers)" : "  BFSI: no",
+  ];
 }
 
 function parseAmount(value: string): number {

@@ -19,6 +19,7 @@ interface SettingsOptions {
   whatsappLanguage?: string;
   testNumber?: string[];
   removeTestNumber?: string[];
+  voiceCallerId?: string;
 }
 
 export function otpCommands(program: Command, output: () => OutputOptions): void {
@@ -43,6 +44,10 @@ export function otpCommands(program: Command, output: () => OutputOptions): void
     .option("--whatsapp-language <code>", "its language code, e.g. en or en_US")
     .option("--test-number <number=code>", "a test number with a fixed code (repeatable)", collect, [])
     .option("--remove-test-number <number>", "remove a test number (repeatable)", collect, [])
+    .option(
+      "--voice-caller-id <e164>",
+      'the number voice OTPs call from ("" for the server\'s VOICE_FROM); BFSI accounts: 1600-series only',
+    )
     .action(async (opts: SettingsOptions) => {
       const settings = await withContext(async (ctx) => {
         await requireAccountExists(ctx.db, opts.account);
@@ -57,6 +62,7 @@ export function otpCommands(program: Command, output: () => OutputOptions): void
         `  expiry ${settings.expiry_seconds} s, ${settings.max_attempts} attempts, resend after ${settings.resend_cooldown_seconds} s, fallback after ${settings.fallback_after_seconds} s, ${settings.length} digits`,
         `  SMS: template ${settings.sms_template_id ?? "not set"}, sender ${settings.sms_sender ?? "not set"}`,
         `  WhatsApp: template ${settings.whatsapp_template ?? "not set"} (${settings.whatsapp_language})`,
+        `  Voice: caller ID ${settings.voice_caller_id ?? "the server's default (VOICE_FROM)"}`,
         `  test numbers: ${numbers.length === 0 ? "none" : numbers.join(", ")}`,
       ]);
     });
@@ -73,6 +79,7 @@ function changesFrom(opts: SettingsOptions, current: OtpSettings): Partial<OtpSe
   if (opts.smsSender !== undefined) changes.sms_sender = opts.smsSender.toUpperCase();
   if (opts.whatsappTemplate !== undefined) changes.whatsapp_template = opts.whatsappTemplate;
   if (opts.whatsappLanguage !== undefined) changes.whatsapp_language = opts.whatsappLanguage;
+  if (opts.voiceCallerId !== undefined) changes.voice_caller_id = opts.voiceCallerId.trim() || null;
   if ((opts.testNumber ?? []).length > 0 || (opts.removeTestNumber ?? []).length > 0) {
     const numbers = { ...current.test_numbers };
     for (const entry of opts.testNumber ?? []) {

@@ -13,6 +13,7 @@ import * as otpLatestIndex from "./migrations/2026-11-26T0011-otp-latest-index.j
 import * as webhookEndpointDueIndex from "./migrations/2026-11-26T0012-webhook-endpoint-due-index.js";
 import * as rateBucketClock from "./migrations/2026-11-27T0013-rate-bucket-clock.js";
 import * as mixedTraffic from "./migrations/2026-11-29T0014-mixed-traffic.js";
+import * as voiceCallerId from "./migrations/2026-11-29T0015-voice-caller-id.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-26T0012-webhook-endpoint-due-index": webhookEndpointDueIndex,
   "2026-11-27T0013-rate-bucket-clock": rateBucketClock,
   "2026-11-29T0014-mixed-traffic": mixedTraffic,
+  "2026-11-29T0015-voice-caller-id": voiceCallerId,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

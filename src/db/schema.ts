@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import type { ColumnType, Kysely, Transaction } from "kysely";
 
 export type Environment = "live" | "sandbox";
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
@@ -11,6 +11,8 @@ export interface AccountsTable {
   email: string;
   password_hash: string;
   created_at: Timestamp;
+  /** 1: a bank, NBFC, broker or insurer, whose voice OTPs may call only from a 1600-series number; 0 unless set. */
+  bfsi: ColumnType<number, number | undefined, number>;
 }
 
 export interface BalancesTable {
@@ -215,6 +217,8 @@ export interface OtpSettingsTable {
   whatsapp_language: string;
   /** JSON object: E.164 number → its fixed code. */
   test_numbers: string;
+  /** E.164 number voice OTPs call from; null: the operator's VOICE_FROM. */
+  voice_caller_id: string | null;
   updated_at: Timestamp;
 }
 

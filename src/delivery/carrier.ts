@@ -8,6 +8,8 @@ export interface OtpDetails {
   expirySeconds: number;
   whatsappTemplate: string | null;
   whatsappLanguage: string;
+  /** The number a voice OTP calls from, when the account set one; else the carrier's own (VOICE_FROM). */
+  voiceCallerId?: string;
 }
 
 /** What a carrier needs to deliver one message. */

@@ -32,7 +32,7 @@ const ERROR_MEANINGS: Partial<Record<ErrorCode, string>> = {
   message_too_long: "the text is over 10 segments",
   unsupported_destination: "a valid number of a country other than India",
   channel_not_configured:
-    "the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs)",
+    "the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)",
   template_inactive: "the template is registered but inactive",
   resend_cooldown:
     "an OTP was sent to this number less than the cooldown ago; `Retry-After` says when to resend",

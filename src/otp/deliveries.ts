@@ -119,6 +119,7 @@ export function otpDeliveryMessage(
     expirySeconds: settings.expiry_seconds,
     whatsappTemplate: settings.whatsapp_template,
     whatsappLanguage: settings.whatsapp_language,
+    ...(settings.voice_caller_id === null ? {} : { voiceCallerId: settings.voice_caller_id }),
   };
   return queuedMessage(isoNow(ctx.clock), {
     account_id: otp.accountId,

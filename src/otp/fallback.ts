@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { isBfsiAccount } from "../accounts/update.js";
 import type { AppContext } from "../context.js";
 import { rowLimit } from "../db/row-limit.js";
 import { inTransaction } from "../db/transaction.js";
@@ -10,6 +11,7 @@ import { queueOtpDelivery, requireChannel } from "./deliveries.js";
 import { recordOtpEvents } from "./events.js";
 import { firstDelivery, rerouteOtpSms, shouldReroute } from "./reroute.js";
 import { getOtpSettings } from "./settings.js";
+import { requireVoiceCallerId } from "./voice-caller-id.js";
 
 /**
  * At each pending OTP's deadline, unless its first send reported delivery: a live SMS that went
@@ -61,6 +63,9 @@ export async function sendDueFallbacks(
     try {
       const settings = await getOtpSettings(ctx.db, otp.account_id, otp.environment);
       const setup = await requireChannel(ctx, ctx.db, scope, otp.fallback_channel, settings);
+      if (setup.channel === "voice") {
+        requireVoiceCallerId(ctx, settings.voice_caller_id, await isBfsiAccount(ctx.db, otp.account_id));
+      }
       const code = unseal(ctx.secret, otp.code_sealed);
       await inTransaction(ctx, async (trx) => {
         await queueOtpDelivery(

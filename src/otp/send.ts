@@ -32,6 +32,7 @@ import { answerOf, insertOtp, newOtp, newOtpAndMessage, type OtpSend } from "./n
 import { pendingOtp } from "./pending.js";
 import { getSendSettings } from "./settings.js";
 import type { OtpSendRequest, OtpView } from "./types.js";
+import { requireVoiceCallerId } from "./voice-caller-id.js";
 
 /** The form a send's write takes (src/db/write-form.ts); only a transaction stores an answer. */
 export type SendWrite =
@@ -85,7 +86,7 @@ async function checkSend(
   if (request.fallback === channel) {
     throw new ApiError("invalid_request", "fallback must be a different channel from channel.", "fallback");
   }
-  const { settings, smsTemplate } = await getSendSettings(ctx, accountId, environment);
+  const { settings, smsTemplate, bfsi } = await getSendSettings(ctx, accountId, environment);
   const fixedCode = settings.test_numbers[request.to];
   const scope = { accountId, environment };
   const setup =
@@ -96,6 +97,9 @@ async function checkSend(
     fixedCode === undefined && request.fallback
       ? await requireChannel(ctx, ctx.db, scope, request.fallback, settings, smsTemplate)
       : undefined;
+  if (fixedCode === undefined && (channel === "voice" || request.fallback === "voice")) {
+    requireVoiceCallerId(ctx, settings.voice_caller_id, bfsi);
+  }
   return { scope, request, channel, settings, setup, fallbackSetup, fixedCode };
 }
 

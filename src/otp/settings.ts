@@ -1,4 +1,4 @@
-import { requireAccountExists } from "../accounts/accounts.js";
+import { getAccount } from "../accounts/update.js";
 import type { AppContext } from "../context.js";
 import { readTogether } from "../db/read-together.js";
 import type { Db, DbOrTrx, Dialect, Environment, OtpSettingsTable } from "../db/schema.js";
@@ -6,6 +6,7 @@ import { findTemplate, senderExists, type Template, toTemplate } from "../dlt/re
 import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
 import { requireIndianMobile } from "../lib/phone.js";
+import { requireSavableCallerId } from "./voice-caller-id.js";
 
 export interface OtpSettings {
   expiry_seconds: number;
@@ -19,6 +20,8 @@ export interface OtpSettings {
   whatsapp_language: string;
   /** E.164 number → its fixed code, for app store reviewers. */
   test_numbers: Record<string, string>;
+  /** The number voice OTPs call from; null: the operator's VOICE_FROM (docs/otp.md#voice-caller-id). */
+  voice_caller_id: string | null;
 }
 
 export const DEFAULT_OTP_SETTINGS: OtpSettings = {
@@ -32,6 +35,7 @@ export const DEFAULT_OTP_SETTINGS: OtpSettings = {
   whatsapp_template: null,
   whatsapp_language: "en",
   test_numbers: {},
+  voice_caller_id: null,
 };
 
 /** Bounds of docs/otp.md. */
@@ -59,11 +63,13 @@ export async function getOtpSettings(
 export interface SendSettings {
   settings: OtpSettings;
   smsTemplate: Template | null;
+  /** The account is marked BFSI: its voice OTPs call only from a 1600-series number. */
+  bfsi: boolean;
 }
 
 /**
- * What an OTP send reads before it writes: the settings, and the SMS template they name (null if
- * none, or not registered), from the settings cache. Treat the answer as read-only: it is shared.
+ * What an OTP send reads before it writes: the settings, the SMS template they name (null if
+ * none, or not registered) and whether the account is BFSI, from the settings cache. Treat the answer as read-only: it is shared.
  */
 export function getSendSettings(
   ctx: Pick<AppContext, "db" | "dialect" | "settingsCache">,
@@ -75,14 +81,14 @@ export function getSendSettings(
   );
 }
 
-/** `getSendSettings` from the database: both read together (one round trip on PostgreSQL). */
+/** `getSendSettings` from the database: all read together (one round trip on PostgreSQL). */
 async function readSendSettings(
   database: { db: Db; dialect: Dialect },
   accountId: string,
   environment: Environment,
 ): Promise<SendSettings> {
   const { db } = database;
-  const [settingsRows, templateRows] = await readTogether(database, [
+  const [settingsRows, templateRows, accountRows] = await readTogether(database, [
     settingsQuery(db, accountId, environment).compile(),
     db
       .selectFrom("templates")
@@ -98,9 +104,14 @@ async function readSendSettings(
           .where("environment", "=", environment),
       )
       .compile(),
+    db.selectFrom("accounts").select("bfsi").where("id", "=", accountId).compile(),
   ]);
   const template = templateRows[0];
-  return { settings: settingsOf(settingsRows[0]), smsTemplate: template ? toTemplate(template) : null };
+  return {
+    settings: settingsOf(settingsRows[0]),
+    smsTemplate: template ? toTemplate(template) : null,
+    bfsi: Number(accountRows[0]?.bfsi ?? 0) === 1,
+  };
 }
 
 function settingsQuery(db: DbOrTrx, accountId: string, environment: Environment) {
@@ -123,14 +134,17 @@ function settingsOf(row: (OtpSettingsTable & { registered_sender: string | null 
   return fromRow({ ...settings, sms_sender: registered_sender });
 }
 
-/** Changes some settings; checks ranges, and that the SMS template and sender are registered and fit. */
+/**
+ * Changes some settings; checks ranges, that the SMS template and sender are registered and fit,
+ * and that the voice caller ID is one the account may call from.
+ */
 export async function updateOtpSettings(
   ctx: AppContext,
   accountId: string,
   environment: Environment,
   changes: Partial<OtpSettings>,
 ): Promise<OtpSettings> {
-  await requireAccountExists(ctx.db, accountId);
+  const { bfsi } = await getAccount(ctx.db, accountId);
   const settings = { ...(await getOtpSettings(ctx.db, accountId, environment)), ...changes };
   // Headers are compared case-insensitively and kept as registered: upper-case (docs/sms.md).
   if (settings.sms_sender !== null) settings.sms_sender = settings.sms_sender.toUpperCase();
@@ -183,6 +197,7 @@ export async function updateOtpSettings(
       );
     }
   }
+  requireSavableCallerId(settings.voice_caller_id, bfsi);
   const row: OtpSettingsTable = {
     account_id: accountId,
     environment,
@@ -196,6 +211,7 @@ export async function updateOtpSettings(
     whatsapp_template: settings.whatsapp_template,
     whatsapp_language: settings.whatsapp_language,
     test_numbers: JSON.stringify(settings.test_numbers),
+    voice_caller_id: settings.voice_caller_id,
     updated_at: isoNow(ctx.clock),
   };
   const { account_id, environment: _environment, ...update } = row;
@@ -220,5 +236,6 @@ function fromRow(row: OtpSettingsTable): OtpSettings {
     whatsapp_template: row.whatsapp_template,
     whatsapp_language: row.whatsapp_language,
     test_numbers: JSON.parse(row.test_numbers) as Record<string, string>,
+    voice_caller_id: row.voice_caller_id,
   };
 }

@@ -1,6 +1,4 @@
 import { createHmac } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
@@ -16,6 +14,7 @@ import { createLogger } from "../../src/lib/logger.js";
 import { twilioSignature, voiceWebhookRoutes } from "../../src/receipts/voice-webhook.js";
 import { openTestContext } from "../helpers/context.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+import { callForm, type FakeTwilio, json, startFakeTwilio } from "../helpers/fake-twilio.js";
 import { createTestAccount } from "../helpers/fixtures.js";
 
 const ACCOUNT_SID = "AC0123456789abcdef0123456789abcdef";
@@ -111,55 +110,6 @@ describe("voice configuration", () => {
   });
 });
 
-interface Recorded {
-  method: string;
-  url: string;
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-/** A real HTTP server on 127.0.0.1 standing in for api.twilio.com. */
-interface FakeTwilio {
-  url: string;
-  requests: Recorded[];
-  respond: (request: Recorded, response: ServerResponse) => void;
-  close(): Promise<void>;
-}
-
-async function startFakeTwilio(): Promise<FakeTwilio> {
-  const fake: FakeTwilio = {
-    url: "",
-    requests: [],
-    respond: (_request, response) => json(response, 201, { sid: "CA00000000000000000000000000000001" }),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const recorded: Recorded = {
-        method: request.method ?? "",
-        url: request.url ?? "",
-        headers: request.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
-      };
-      fake.requests.push(recorded);
-      fake.respond(recorded, response);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return fake;
-}
-
-function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
-}
-
 /** A logger whose lines the test can read. */
 function capturingLogger() {
   const lines: string[] = [];
@@ -235,6 +185,16 @@ describe("voice carrier against a loopback Twilio", () => {
     const form = new URLSearchParams(twilio.requests[0]?.body);
     expect(form.has("StatusCallback")).toBe(false);
     expect(form.has("StatusCallbackEvent")).toBe(false);
+  });
+
+  it("calls from the account's caller ID when the message carries one, else from VOICE_FROM", async () => {
+    const carrier = createVoiceCarrier(config(), { log: createLogger("silent") });
+    const otp = { code: CODE, expirySeconds: 600, whatsappTemplate: null, whatsappLanguage: "en" };
+    expect(
+      (await carrier.send(voiceMessage({ otp: { ...otp, voiceCallerId: "+911601234567" } }))).outcome,
+    ).toBe("accepted");
+    expect((await carrier.send(voiceMessage({ otp }))).outcome).toBe("accepted");
+    expect(twilio.requests.map((request) => callForm(request).From)).toEqual(["+911601234567", FROM]);
   });
 
   it("refuses a message without an OTP code, without calling", async () => {

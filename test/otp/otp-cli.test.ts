@@ -60,6 +60,7 @@ describe("dakiya otp settings", () => {
         whatsapp_template: null,
         whatsapp_language: "en",
         test_numbers: { "+919000000001": "123456" },
+        voice_caller_id: null,
       });
       const { account: _account, environment: _environment, ...settings } = printed;
       expect(await storedSettings("sandbox")).toEqual(settings);

@@ -199,6 +199,18 @@ export interface OtpSettings {
   whatsapp_template: string | null;
   whatsapp_language: string;
   test_numbers: Record<string, string>;
+  /** The number voice OTPs call from; null: the server's default. */
+  voice_caller_id: string | null;
+}
+
+/** The settings as the console reads them, with what it shows beside them (read-only). */
+export interface OtpSettingsView extends OtpSettings {
+  /** A bank, NBFC, broker or insurer (set by the operator): voice calls only from 1600-series numbers. */
+  bfsi: boolean;
+  /** The server's caller ID (VOICE_FROM), used when `voice_caller_id` is null. */
+  default_voice_caller_id: string | null;
+  /** Why voice OTPs would be refused as things stand, or null. */
+  voice_refusal: string | null;
 }
 
 /** The events an endpoint can subscribe to (`webhook.test` goes only to the endpoint tested). */
@@ -456,7 +468,7 @@ export const api = {
     }),
 
   getOtpSettings: (environment: Environment, signal?: AbortSignal) =>
-    request<OtpSettings>("GET", "/otp-settings", { query: { environment }, signal }),
+    request<OtpSettingsView>("GET", "/otp-settings", { query: { environment }, signal }),
   updateOtpSettings: (environment: Environment, changes: Partial<OtpSettings>) =>
-    request<OtpSettings>("PATCH", "/otp-settings", { query: { environment }, body: changes }),
+    request<OtpSettingsView>("PATCH", "/otp-settings", { query: { environment }, body: changes }),
 };

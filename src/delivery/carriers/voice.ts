@@ -67,7 +67,7 @@ export function createVoiceCarrier(config: VoiceConfig, deps: { log: Logger; tim
       }
       const form = new URLSearchParams({
         To: message.to.startsWith("+") ? message.to : `+${message.to}`,
-        From: config.from,
+        From: message.otp?.voiceCallerId ?? config.from,
         Twiml: twiml(code),
       });
       if (config.statusCallbackUrl !== undefined) {

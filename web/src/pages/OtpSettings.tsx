@@ -1,6 +1,13 @@
 import { type FormEvent, useCallback, useId, useState } from "react";
 import { Link } from "react-router";
-import { ApiError, api, type Environment, type OtpSettings, type Template } from "../api";
+import {
+  ApiError,
+  api,
+  type Environment,
+  type OtpSettings,
+  type OtpSettingsView,
+  type Template,
+} from "../api";
 import { ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
 import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
@@ -71,6 +78,7 @@ const FIELDS = [
   "sms_sender",
   "whatsapp_template",
   "whatsapp_language",
+  "voice_caller_id",
   "test_numbers",
 ];
 
@@ -86,6 +94,7 @@ interface FormState {
   smsSender: string;
   whatsappTemplate: string;
   whatsappLanguage: string;
+  voiceCallerId: string;
   testNumbers: TestNumberRow[];
 }
 
@@ -104,6 +113,7 @@ function toFormState(settings: OtpSettings): FormState {
     smsSender: settings.sms_sender ?? "",
     whatsappTemplate: settings.whatsapp_template ?? "",
     whatsappLanguage: settings.whatsapp_language,
+    voiceCallerId: settings.voice_caller_id ?? "",
     testNumbers: Object.entries(settings.test_numbers).map(([number, code]) => ({
       key: nextRowKey++,
       number,
@@ -144,6 +154,8 @@ function toSettings(form: FormState): OtpSettings {
     sms_sender: form.smsSender || null,
     whatsapp_template: form.whatsappTemplate.trim() || null,
     whatsapp_language: form.whatsappLanguage.trim(),
+    // Spaces as people write numbers (+91 1601 234567) are not part of it.
+    voice_caller_id: form.voiceCallerId.replace(/[\s-]/g, "") || null,
     test_numbers: testNumbers,
   };
 }
@@ -182,10 +194,11 @@ function OtpSettingsForm({
   templates,
 }: {
   environment: Environment;
-  initial: OtpSettings;
+  initial: OtpSettingsView;
   templates: Template[];
 }) {
   const [form, setForm] = useState<FormState>(() => toFormState(initial));
+  const [view, setView] = useState<OtpSettingsView>(initial);
   const [error, setError] = useState<unknown>();
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -230,6 +243,7 @@ function OtpSettingsForm({
     try {
       const updated = await api.updateOtpSettings(environment, toSettings(form));
       setForm(toFormState(updated));
+      setView(updated);
       setSaved(true);
     } catch (caught) {
       setError(caught);
@@ -373,6 +387,13 @@ function OtpSettingsForm({
         </div>
       </section>
 
+      <VoiceCallerId
+        view={view}
+        value={form.voiceCallerId}
+        error={errors.field.voice_caller_id}
+        onChange={(voiceCallerId) => change((current) => ({ ...current, voiceCallerId }))}
+      />
+
       <TestNumbers
         rows={form.testNumbers}
         error={errors.field.test_numbers}
@@ -387,6 +408,66 @@ function OtpSettingsForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** The number voice OTPs call from, and the 1600-series rule of BFSI accounts (TRAI, November 2025). */
+function VoiceCallerId({
+  view,
+  value,
+  error,
+  onChange,
+}: {
+  view: OtpSettingsView;
+  value: string;
+  error: string | undefined;
+  onChange(value: string): void;
+}) {
+  const titleId = useId();
+  return (
+    <section className="card" aria-labelledby={titleId}>
+      <div className="card-header">
+        <h2 id={titleId}>Voice</h2>
+        {view.bfsi ? (
+          <span className="badge badge-blue" title="Set by the operator">
+            BFSI account
+          </span>
+        ) : null}
+      </div>
+      <p className="muted section-intro">
+        {view.bfsi
+          ? "This account is marked BFSI (a bank, NBFC, broker or insurer), so under TRAI's rules its voice passcodes may call only from a 1600-series number (+911600… or +911601…). The operator sets this mark."
+          : "Voice passcodes are read out by a call from this number. This account is not marked BFSI; banks, NBFCs, brokers and insurers (BFSI accounts, marked by the operator) may call only from a 1600-series number (+911600… or +911601…)."}
+      </p>
+      {view.voice_refusal ? (
+        <p className="notice notice-warning" role="status">
+          {view.voice_refusal}
+        </p>
+      ) : null}
+      <div className="form-grid">
+        <Field
+          label="Voice caller ID"
+          error={error}
+          hint={
+            view.default_voice_caller_id
+              ? `E.164, e.g. +911601234567. Empty: calls come from the server's number, ${view.default_voice_caller_id}.`
+              : "E.164, e.g. +911601234567. Empty: calls come from the server's default number."
+          }
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="mono"
+              inputMode="tel"
+              autoComplete="off"
+              placeholder={view.default_voice_caller_id ?? "+911601234567"}
+              value={value}
+              onChange={(event) => onChange(event.target.value)}
+            />
+          )}
+        </Field>
+      </div>
+    </section>
   );
 }
 
