@@ -435,6 +435,15 @@ export interface operations {
                             /** @enum {string} */
                             circuit: "closed" | "open" | "half_open";
                         }[];
+                        /** @description SMS traffic the worker's routes leave without a route (docs/routes.md); null without routes */
+                        unrouted: {
+                            /** @description Traffic categories no route carries: their messages fail with no_route */
+                            categories: string[];
+                            /** @description Every route lists accounts: an account in none of the lists has no route */
+                            accounts_listed_only: boolean;
+                            /** @description Every route lists senders: a header in none of the lists has no route */
+                            senders_listed_only: boolean;
+                        } | null;
                     };
                 };
             };
