@@ -4,6 +4,7 @@ import { rowLimit } from "../db/row-limit.js";
 import type { MessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { isoNow, isoTime } from "../lib/clock.js";
+import { runPeriodically } from "../lib/periodic.js";
 import { settleFailed } from "./failures.js";
 import type { Lease } from "./status.js";
 
@@ -104,24 +105,8 @@ export function startScheduleSweeps(
   ctx: AppContext,
   intervals = { releaseMs: SCHEDULE_SWEEP_MS, expiryMs: EXPIRY_SWEEP_MS },
 ): () => Promise<void> {
-  const every = (ms: number, name: string, sweep: () => Promise<number>) => {
-    let running: Promise<void> | undefined;
-    const timer = setInterval(() => {
-      running ??= sweep()
-        .then(
-          () => undefined,
-          (error: unknown) => ctx.log.error({ err: error }, `${name} failed`),
-        )
-        .finally(() => {
-          running = undefined;
-        });
-    }, ms);
-    timer.unref();
-    return async () => {
-      clearInterval(timer);
-      await running;
-    };
-  };
+  const every = (ms: number, name: string, sweep: () => Promise<number>) =>
+    runPeriodically(ms, sweep, (error) => ctx.log.error({ err: error }, `${name} failed`));
   const stops = [
     every(intervals.expiryMs, "ending expired messages", () => expireUnsentMessages(ctx)),
     every(intervals.releaseMs, "releasing scheduled messages", () => releaseDueScheduled(ctx)),

@@ -4,6 +4,7 @@ import { rowLimit } from "../db/row-limit.js";
 import type { Database, Dialect, OtpsTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { isoNow } from "../lib/clock.js";
+import { runPeriodically } from "../lib/periodic.js";
 import { recordOtpEvents } from "./events.js";
 
 /** How often a worker ends expired OTPs: `otp.failed` (reason `expired`) follows expiry by at most this. */
@@ -30,22 +31,11 @@ export async function expireDueOtps(ctx: AppContext): Promise<number> {
 
 /** Runs `expireDueOtps` every `intervalMs` until the returned function is called (it waits for a sweep in progress). */
 export function startOtpExpirySweep(ctx: AppContext, intervalMs = OTP_EXPIRY_SWEEP_MS): () => Promise<void> {
-  let sweeping: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    sweeping ??= expireDueOtps(ctx)
-      .then(
-        () => undefined,
-        (error: unknown) => ctx.log.error({ err: error }, "ending expired OTPs failed"),
-      )
-      .finally(() => {
-        sweeping = undefined;
-      });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await sweeping;
-  };
+  return runPeriodically(
+    intervalMs,
+    () => expireDueOtps(ctx),
+    (error) => ctx.log.error({ err: error }, "ending expired OTPs failed"),
+  );
 }
 
 /**

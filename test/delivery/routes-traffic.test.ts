@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getBalance } from "../../src/accounts/ledger.js";
 import { buildApp } from "../../src/app.js";
-import type { OutboundMessage } from "../../src/delivery/carrier.js";
 import { carries, type RouteTraffic, unroutedTraffic } from "../../src/delivery/carriers/route-selection.js";
 import { sendSms } from "../../src/sms/send.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";
@@ -10,7 +9,7 @@ import { registerDlt } from "../helpers/dlt-fixtures.js";
 import {
   mobile,
   onWire,
-  ROUTE_TEMPLATE_ID,
+  outboundSms,
   type RouteSpec,
   type RoutesRig,
   startRoutesRig,
@@ -20,26 +19,6 @@ import {
 
 const BANK_TEMPLATE_ID = "1107161234567890999";
 const SMS_PRICE = 2_500;
-
-function outbound(overrides: Partial<OutboundMessage> = {}): OutboundMessage {
-  return {
-    id: "msg_traffic",
-    accountId: "acct_partnerA",
-    environment: "live",
-    channel: "sms",
-    to: "+919876543210",
-    sender: "DAKIYA",
-    templateId: ROUTE_TEMPLATE_ID,
-    entityId: "1101456789012345678",
-    text: "Your code is 1234. -Dakiya",
-    encoding: "gsm7",
-    segments: 1,
-    priority: "transactional",
-    category: "transactional",
-    expiresAt: null,
-    ...overrides,
-  };
-}
 
 describe("which routes may carry a message", () => {
   const traffic = (lists: Partial<RouteTraffic>): RouteTraffic => ({
@@ -51,24 +30,24 @@ describe("which routes may carry a message", () => {
 
   it("takes a route only when every list it has holds the message", () => {
     const otpOfA = traffic({ categories: new Set(["otp"]), accounts: new Set(["acct_partnerA"]) });
-    expect(carries(otpOfA, outbound({ category: "otp" }))).toBe(true);
-    expect(carries(otpOfA, outbound({ category: "transactional" }))).toBe(false);
-    expect(carries(otpOfA, outbound({ category: "otp", accountId: "acct_partnerB" }))).toBe(false);
-    expect(carries(traffic({}), outbound({ category: "promotional", sender: null }))).toBe(true);
+    expect(carries(otpOfA, outboundSms({ category: "otp" }))).toBe(true);
+    expect(carries(otpOfA, outboundSms({ category: "transactional" }))).toBe(false);
+    expect(carries(otpOfA, outboundSms({ category: "otp", accountId: "acct_partnerB" }))).toBe(false);
+    expect(carries(traffic({}), outboundSms({ category: "promotional", sender: null }))).toBe(true);
   });
 
   it("compares senders without regard to case, and never matches a message without one", () => {
     const dakiya = traffic({ senders: new Set(["DAKIYA"]) });
-    expect(carries(dakiya, outbound({ sender: "dakiya" }))).toBe(true);
-    expect(carries(dakiya, outbound({ sender: "DKYBNK" }))).toBe(false);
-    expect(carries(dakiya, outbound({ sender: null }))).toBe(false);
+    expect(carries(dakiya, outboundSms({ sender: "dakiya" }))).toBe(true);
+    expect(carries(dakiya, outboundSms({ sender: "DKYBNK" }))).toBe(false);
+    expect(carries(dakiya, outboundSms({ sender: null }))).toBe(false);
   });
 
   it("sends a message of before categories (category null) only to routes that list none", () => {
-    expect(carries(traffic({ categories: new Set(["transactional"]) }), outbound({ category: null }))).toBe(
-      false,
-    );
-    expect(carries(traffic({ senders: new Set(["DAKIYA"]) }), outbound({ category: null }))).toBe(true);
+    expect(
+      carries(traffic({ categories: new Set(["transactional"]) }), outboundSms({ category: null })),
+    ).toBe(false);
+    expect(carries(traffic({ senders: new Set(["DAKIYA"]) }), outboundSms({ category: null }))).toBe(true);
   });
 
   it("names the categories no route carries, and whether every route lists accounts or senders", () => {
@@ -206,13 +185,15 @@ describe.each(DIALECTS)("SMS routes by traffic on %s", (dialect) => {
 
     // The listed accounts' traffic goes to their own route, whatever the turn of selection.
     for (let i = 0; i < 4; i++) {
-      const result = await current.carrier.send(outbound({ id: `msg_a${i}`, accountId: "acct_partnerA" }));
+      const result = await current.carrier.send(outboundSms({ id: `msg_a${i}`, accountId: "acct_partnerA" }));
       expect(result).toMatchObject({ outcome: "accepted", route: { name: "partner-a" } });
     }
     expect(
-      await current.carrier.send(outbound({ id: "msg_b", accountId: "acct_partnerC", sender: "dkybnk" })),
+      await current.carrier.send(outboundSms({ id: "msg_b", accountId: "acct_partnerC", sender: "dkybnk" })),
     ).toMatchObject({ outcome: "accepted", route: { name: "partner-b" } });
-    expect(await current.carrier.send(outbound({ id: "msg_c", accountId: "acct_partnerC" }))).toMatchObject({
+    expect(
+      await current.carrier.send(outboundSms({ id: "msg_c", accountId: "acct_partnerC" })),
+    ).toMatchObject({
       outcome: "permanent",
       errorCode: "no_route",
     });

@@ -4,7 +4,7 @@ import { createSmppCarrier, type SmppCarrier } from "../../src/delivery/carriers
 import { parseRoutesFile } from "../../src/delivery/carriers/smpp-config.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { waitFor } from "../helpers/delivery.js";
-import { mobile, onWire } from "../helpers/smpp-routes.js";
+import { mobile, onWire, outboundSms } from "../helpers/smpp-routes.js";
 import { startTestSmsc, type TestSmsc, type TestSmscOptions } from "../helpers/smsc.js";
 
 /*
@@ -15,26 +15,6 @@ import { startTestSmsc, type TestSmsc, type TestSmscOptions } from "../helpers/s
 const LONG_TEXT =
   "Dear customer, your order ORD-2026-000123456789 has been packed and handed to our courier partner. " +
   "It reaches you by Tuesday. Track it at any time in the Dakiya app or call us. Thank you. -Dakiya";
-
-function outbound(overrides: Partial<OutboundMessage> = {}): OutboundMessage {
-  return {
-    id: "msg_mixed",
-    accountId: "acct_mixed",
-    environment: "live",
-    channel: "sms",
-    to: mobile(1),
-    sender: "DAKIYA",
-    templateId: "1107161234567890123",
-    entityId: "1101456789012345678",
-    text: "Your code is 1234. -Dakiya",
-    encoding: "gsm7",
-    segments: 1,
-    priority: "transactional",
-    category: "transactional",
-    expiresAt: null,
-    ...overrides,
-  };
-}
 
 describe("mixed traffic over SMPP to a loopback SMSC", () => {
   let smsc: TestSmsc | undefined;
@@ -71,12 +51,14 @@ describe("mixed traffic over SMPP to a loopback SMSC", () => {
     const { smsc, carrier } = await start({ tps: 20, window: 2, window_wait_ms: 60_000 });
     const bulk = Array.from({ length: 30 }, (_, i) =>
       carrier.send(
-        outbound({ id: `msg_bulk${i}`, to: mobile(i), priority: "bulk", category: "promotional" }),
+        outboundSms({ id: `msg_bulk${i}`, to: mobile(i), priority: "bulk", category: "promotional" }),
       ),
     );
     await smsc.waitFor(() => smsc.submits.length >= 4);
     const submittedBefore = smsc.submits.length;
-    const otp = carrier.send(outbound({ id: "msg_otp", to: mobile(999), priority: "otp", category: "otp" }));
+    const otp = carrier.send(
+      outboundSms({ id: "msg_otp", to: mobile(999), priority: "otp", category: "otp" }),
+    );
 
     expect(await otp).toMatchObject({ outcome: "accepted" });
     const results = await Promise.all(bulk);
@@ -103,7 +85,7 @@ describe("mixed traffic over SMPP to a loopback SMSC", () => {
       [{ priority: "bulk", expiresAt: null }, 0, ""],
     ];
     for (const [index, [fields]] of sends.entries()) {
-      const result = await carrier.send(outbound({ id: `msg_${index}`, to: mobile(index), ...fields }));
+      const result = await carrier.send(outboundSms({ id: `msg_${index}`, to: mobile(index), ...fields }));
       expect(result).toMatchObject({ outcome: "accepted" });
     }
     expect(
@@ -114,7 +96,7 @@ describe("mixed traffic over SMPP to a loopback SMSC", () => {
   it("submits nothing of a message whose time is up, and fails it for good as expired", async () => {
     const { smsc, carrier } = await start();
     for (const expiresAt of [inSeconds(0), inSeconds(-60)]) {
-      expect(await carrier.send(outbound({ expiresAt }))).toEqual({
+      expect(await carrier.send(outboundSms({ expiresAt }))).toEqual({
         outcome: "permanent",
         errorCode: "expired",
         errorMessage: "The message expired before it could be submitted.",
@@ -122,7 +104,9 @@ describe("mixed traffic over SMPP to a loopback SMSC", () => {
     }
     expect(smsc.submits).toHaveLength(0);
     // The route is none the worse for it.
-    expect(await carrier.send(outbound({ expiresAt: inSeconds(60) }))).toMatchObject({ outcome: "accepted" });
+    expect(await carrier.send(outboundSms({ expiresAt: inSeconds(60) }))).toMatchObject({
+      outcome: "accepted",
+    });
     expect(carrier.routes()[0]?.circuit).toBe("closed");
   });
 
@@ -137,7 +121,9 @@ describe("mixed traffic over SMPP to a loopback SMSC", () => {
         },
       },
     );
-    const result = await carrier.send(outbound({ text: LONG_TEXT, segments: 2, expiresAt: inSeconds(10) }));
+    const result = await carrier.send(
+      outboundSms({ text: LONG_TEXT, segments: 2, expiresAt: inSeconds(10) }),
+    );
     expect(result).toMatchObject({ outcome: "accepted" });
     expect(smsc.submits.map((submit) => [submit.udh?.[5], submit.validity_period])).toEqual([
       [1, "000000000010000R"],
@@ -157,7 +143,7 @@ describe("mixed traffic over SMPP to a loopback SMSC", () => {
     );
     const recorded: CarriedPart[] = [];
     const result = await carrier.send(
-      outbound({ text: LONG_TEXT, segments: 2, expiresAt: inSeconds(5) }),
+      outboundSms({ text: LONG_TEXT, segments: 2, expiresAt: inSeconds(5) }),
       async (part) => {
         recorded.push(part);
         return true;

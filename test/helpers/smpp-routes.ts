@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.js";
 import type { AppContext } from "../../src/context.js";
-import type { Carriers } from "../../src/delivery/carrier.js";
+import type { Carriers, OutboundMessage } from "../../src/delivery/carrier.js";
 import type { CarrierMeter, SubmitOutcome } from "../../src/delivery/carrier-meter.js";
 import { createSandboxCarrier } from "../../src/delivery/carriers/sandbox.js";
 import { createSmppCarrier, type SmppCarrier } from "../../src/delivery/carriers/smpp.js";
@@ -180,4 +180,25 @@ export function mobile(n: number): string {
 /** The destination as an SMSC sees it (no plus). */
 export function onWire(to: string): string {
   return to.replace(/^\+/, "");
+}
+
+/** A transactional SMS as the worker hands it to a carrier, for the carrier's own tests. */
+export function outboundSms(overrides: Partial<OutboundMessage> = {}): OutboundMessage {
+  return {
+    id: "msg_outbound",
+    accountId: "acct_partnerA",
+    environment: "live",
+    channel: "sms",
+    to: mobile(1),
+    sender: "DAKIYA",
+    templateId: ROUTE_TEMPLATE_ID,
+    entityId: "1101456789012345678",
+    text: "Your code is 1234. -Dakiya",
+    encoding: "gsm7",
+    segments: 1,
+    priority: "transactional",
+    category: "transactional",
+    expiresAt: null,
+    ...overrides,
+  };
 }
