@@ -197,6 +197,12 @@ describe.each(DIALECTS)("SMS routes by traffic on %s", (dialect) => {
       outcome: "permanent",
       errorCode: "no_route",
     });
+    // An OTP's copy for another route, when the route it avoids is the only one for its account.
+    expect(
+      await current.carrier.send(
+        outboundSms({ id: "msg_copy", accountId: "acct_partnerA", avoidRoutes: ["partner-a"] }),
+      ),
+    ).toMatchObject({ outcome: "permanent", errorCode: "no_route" });
 
     const app = await buildApp(current.ctx);
     try {

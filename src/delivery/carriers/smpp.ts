@@ -184,11 +184,14 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
     name: SMPP_CARRIER,
     start,
     async send(message: OutboundMessage, recordPart?: PartRecorder): Promise<SendResult> {
+      const avoided = new Set(message.avoidRoutes ?? []);
       const carrying = links.filter((link) => carries(link.config.traffic, message));
-      if (carrying.length === 0) return noRoute(message);
+      // An OTP's copy for another route, when only the route it avoids carries its traffic, is
+      // as unroutable as a message no route carries: no later try would find another.
+      if (carrying.every((link) => avoided.has(link.name))) return noRoute(message);
       start();
       await waitForAnyBind(BIND_WAIT_MS);
-      const skip = new Set(message.avoidRoutes ?? []);
+      const skip = new Set(avoided);
       for (const link of links) if (!carrying.includes(link)) skip.add(link.name);
       // Parts carried before came back under their SMSC account's receipts: the rest joins them.
       const account = message.carriedParts?.[0]?.receiptCarrier;
