@@ -80,6 +80,8 @@ describe("configuration from the environment", () => {
         name: "default",
         priority: 1,
         weight: 1,
+        // No lists: the route carries every category, account and sender.
+        traffic: {},
         smsc: "default",
         host: "smsc.example.in",
         port: 3550,
