@@ -6,7 +6,7 @@ import type { TemplateCategory } from "../db/schema.js";
  */
 export type MessagePriority = "otp" | "transactional" | "bulk";
 
-export const MESSAGE_PRIORITIES: readonly MessagePriority[] = ["otp", "transactional", "bulk"];
+const MESSAGE_PRIORITIES: readonly MessagePriority[] = ["otp", "transactional", "bulk"];
 
 /** The number stored in `messages.priority`: lower goes first. */
 export const PRIORITY_LANE: Readonly<Record<MessagePriority, number>> = { otp: 0, transactional: 1, bulk: 2 };

@@ -8,8 +8,14 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, saveScreenshot, useDashboardBrowser } from "../helpers/browser.js";
-import { TEST_PASSWORD } from "../helpers/fixtures.js";
+import {
+  DESKTOP,
+  type OwnerSession,
+  PHONE,
+  saveScreenshot,
+  setUpOwner,
+  useDashboardBrowser,
+} from "../helpers/browser.js";
 
 const run = promisify(execFile);
 const UI_TIMEOUT = 10_000;
@@ -38,36 +44,13 @@ async function box(locator: Locator): Promise<Box> {
 
 describe("dashboard console in a browser", () => {
   const site = useDashboardBrowser({ uiTimeoutMs: UI_TIMEOUT });
-  let cookie: { name: string; value: string };
-  let csrf: string;
+  let cookie: OwnerSession["cookie"];
+  let dashboard: OwnerSession["dashboard"];
   let sandboxKey: string;
 
   beforeAll(async () => {
-    const setup = await fetch(`${site.server.url}/dashboard/api/setup`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "owner@example.com", password: TEST_PASSWORD }),
-    });
-    expect(setup.status).toBe(201);
-    const [name = "", value = ""] = (setup.headers.get("set-cookie") ?? "").split(";")[0]?.split("=") ?? [];
-    cookie = { name, value };
-    csrf = ((await setup.json()) as { csrf_token: string }).csrf_token;
+    ({ cookie, dashboard } = await setUpOwner(site.server.url));
   }, 30_000);
-
-  /** A dashboard API call as the signed-in owner. */
-  async function dashboard<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${site.server.url}/dashboard/api${path}`, {
-      method,
-      headers: {
-        cookie: `${cookie.name}=${cookie.value}`,
-        "x-csrf-token": csrf,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return (response.status === 204 ? undefined : await response.json()) as T;
-  }
 
   /** A signed-in page in sandbox mode, at a desktop's or a phone's width. */
   async function signedInPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {

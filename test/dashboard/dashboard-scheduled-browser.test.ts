@@ -7,10 +7,16 @@
  */
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, saveScreenshot, useDashboardBrowser } from "../helpers/browser.js";
+import {
+  DESKTOP,
+  type OwnerSession,
+  PHONE,
+  saveScreenshot,
+  setUpOwner,
+  useDashboardBrowser,
+} from "../helpers/browser.js";
 import { DIALECTS } from "../helpers/database.js";
 import { waitFor } from "../helpers/delivery.js";
-import { TEST_PASSWORD } from "../helpers/fixtures.js";
 
 const UI_TIMEOUT = 10_000;
 const SCHEDULED_TO = "+919876543210";
@@ -42,26 +48,11 @@ async function fitsWidth(page: Page, width: number): Promise<boolean> {
 
 describe.each(DIALECTS)("scheduled messages in the console on %s", (dialect) => {
   const site = useDashboardBrowser({ uiTimeoutMs: UI_TIMEOUT, dialect });
-  let cookie: { name: string; value: string };
-  let csrf: string;
+  let cookie: OwnerSession["cookie"];
+  let dashboard: OwnerSession["dashboard"];
   let sandboxKey: string;
   let scheduled: { id: string; send_at: string; expires_at: string };
   let delivered: string;
-
-  /** A dashboard API call as the signed-in owner. */
-  async function dashboard<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${site.server.url}/dashboard/api${path}`, {
-      method,
-      headers: {
-        cookie: `${cookie.name}=${cookie.value}`,
-        "x-csrf-token": csrf,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return (response.status === 204 ? undefined : await response.json()) as T;
-  }
 
   /** A call to the public API with the sandbox key. */
   async function v2<T>(path: string, body: unknown): Promise<T> {
@@ -90,15 +81,7 @@ describe.each(DIALECTS)("scheduled messages in the console on %s", (dialect) => 
       .sandbox;
 
   beforeAll(async () => {
-    const setup = await fetch(`${site.server.url}/dashboard/api/setup`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "owner@example.com", password: TEST_PASSWORD }),
-    });
-    expect(setup.status).toBe(201);
-    const [name = "", value = ""] = (setup.headers.get("set-cookie") ?? "").split(";")[0]?.split("=") ?? [];
-    cookie = { name, value };
-    csrf = ((await setup.json()) as { csrf_token: string }).csrf_token;
+    ({ cookie, dashboard } = await setUpOwner(site.server.url));
     await dashboard("POST", "/sandbox/credits", { amount: "100.00" });
     await dashboard("POST", "/senders", { sender: "DAKIYA" });
     await dashboard("POST", "/templates", {

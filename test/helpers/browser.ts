@@ -15,6 +15,7 @@ import { systemClock } from "../../src/lib/clock.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { openTestContext } from "./context.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
+import { TEST_PASSWORD } from "./fixtures.js";
 
 /** Debian's Chromium; the tests never download a browser of their own. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -149,4 +150,40 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
     fullPage: true,
     animations: "disabled",
   });
+}
+
+/** The owner a fresh install's set-up makes, signed in over HTTP, and the dashboard API as them. */
+export interface OwnerSession {
+  /** The session cookie, for a browser context (`context.addCookies`). */
+  cookie: { name: string; value: string };
+  /** A dashboard API call (`/dashboard/api` + `path`) with the session and its CSRF token; throws unless 2xx. */
+  dashboard<T>(method: string, path: string, body?: unknown): Promise<T>;
+}
+
+export async function setUpOwner(serverUrl: string): Promise<OwnerSession> {
+  const setup = await fetch(`${serverUrl}/dashboard/api/setup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "owner@example.com", password: TEST_PASSWORD }),
+  });
+  if (setup.status !== 201) throw new Error(`set-up: ${setup.status} ${await setup.text()}`);
+  const [name = "", value = ""] = (setup.headers.get("set-cookie") ?? "").split(";")[0]?.split("=") ?? [];
+  const cookie = { name, value };
+  const csrf = ((await setup.json()) as { csrf_token: string }).csrf_token;
+  return {
+    cookie,
+    async dashboard<T>(method: string, path: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${serverUrl}/dashboard/api${path}`, {
+        method,
+        headers: {
+          cookie: `${cookie.name}=${cookie.value}`,
+          "x-csrf-token": csrf,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return (response.status === 204 ? undefined : await response.json()) as T;
+    },
+  };
 }
