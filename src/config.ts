@@ -68,7 +68,16 @@ export interface Config {
   requestTimeoutMs: number;
   /** When promotional and service-explicit SMS may reach a carrier, India time (PROMOTIONAL_WINDOW). */
   promotionalWindow: PromotionalWindow;
+  /** How TRAI's template rules and CTA whitelists are applied (DLT_TEMPLATE_RULES, docs/dlt-compliance.md). */
+  dltTemplateRules: DltTemplateRules;
 }
+
+export const DLT_TEMPLATE_RULE_MODES = ["warn", "strict", "off"] as const;
+/**
+ * `warn`: breaches are listed on the template and it is saved; `strict`: a template with a breach
+ * is refused, and an empty CTA whitelist whitelists nothing; `off`: templates are not checked.
+ */
+export type DltTemplateRules = (typeof DLT_TEMPLATE_RULE_MODES)[number];
 
 /** 1 MiB (a batch) arrives well within a minute even at 20 KB/s; a client that stopped sending is let go after it. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -127,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     promotionalWindow: env.PROMOTIONAL_WINDOW
       ? parsePromotionalWindow(env.PROMOTIONAL_WINDOW)
       : DEFAULT_PROMOTIONAL_WINDOW,
+    dltTemplateRules: parseDltTemplateRules(env.DLT_TEMPLATE_RULES),
     worker: {
       batchSize: integerFromEnv(env, "WORKER_BATCH_SIZE", DEFAULT_WORKER_OPTIONS.batchSize, 1, 1000),
       leaseSeconds: integerFromEnv(env, "WORKER_LEASE_SECONDS", DEFAULT_WORKER_OPTIONS.leaseSeconds, 1, 3600),
@@ -161,4 +171,15 @@ function parsePrice(env: NodeJS.ProcessEnv, name: string, fallback: number): num
     );
   }
   return units;
+}
+
+function parseDltTemplateRules(raw: string | undefined): DltTemplateRules {
+  if (raw === undefined || raw === "") return "warn";
+  const mode = DLT_TEMPLATE_RULE_MODES.find((m) => m === raw);
+  if (mode === undefined) {
+    throw new ConfigError(
+      `DLT_TEMPLATE_RULES must be one of ${DLT_TEMPLATE_RULE_MODES.join(", ")}, got "${raw}"`,
+    );
+  }
+  return mode;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SettingsCache } from "./accounts/settings-cache.js";
-import type { Config, OtpLimits, RateLimits } from "./config.js";
+import type { Config, DltTemplateRules, OtpLimits, RateLimits } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import type { Channel, Db, Dialect } from "./db/schema.js";
@@ -39,6 +39,7 @@ export interface AppContext {
   prices: PriceList;
   maxVariableLength: number;
   promotionalWindow: PromotionalWindow;
+  dltTemplateRules: DltTemplateRules;
   /** How long a request holds its Idempotency-Key before a retry may take over from a crashed holder. */
   idempotencyLockSeconds: number;
   otpLimits: OtpLimits;
@@ -106,6 +107,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     prices: config.prices,
     maxVariableLength: config.maxVariableLength,
     promotionalWindow: config.promotionalWindow,
+    dltTemplateRules: config.dltTemplateRules,
     idempotencyLockSeconds: config.idempotencyLockSeconds,
     otpLimits: config.otpLimits,
     rateLimits: config.rateLimits,

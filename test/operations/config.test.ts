@@ -16,6 +16,7 @@ describe("configuration from the environment", () => {
       idempotencyLockSeconds: 60,
       requestTimeoutMs: 60_000,
       promotionalWindow: { opensAtMinute: 9 * 60, closesAtMinute: 21 * 60 },
+      dltTemplateRules: "warn",
       worker: { batchSize: 50, leaseSeconds: 30, pollIntervalMs: 250, maxAttempts: 8 },
       smpp: undefined,
     });
@@ -25,6 +26,7 @@ describe("configuration from the environment", () => {
     [{ PORT: "70000" }, /PORT/],
     [{ PORT: "abc" }, /PORT/],
     [{ LOG_LEVEL: "loud" }, /LOG_LEVEL/],
+    [{ DLT_TEMPLATE_RULES: "loose" }, /DLT_TEMPLATE_RULES/],
     [{ DAKIYA_SECRET: "short" }, /DAKIYA_SECRET/],
     [{ PRICE_SMS_SEGMENT: "-1" }, /PRICE_SMS_SEGMENT/],
     [{ PRICE_SMS_SEGMENT: "0.12345" }, /PRICE_SMS_SEGMENT/],
