@@ -30,6 +30,8 @@ export const ERROR_STATUS = {
   channel_not_configured: 422,
   template_inactive: 422,
   invalid_caller_id: 422,
+  cta_not_whitelisted: 422,
+  template_rule: 422,
   resend_cooldown: 429,
   rate_limited: 429,
   internal_error: 500,
@@ -48,6 +50,7 @@ export const DASHBOARD_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
   "csrf_rejected",
   "already_set_up",
   "invalid_caller_id",
+  "template_rule",
 ]);
 
 /** An expected failure that the HTTP layer turns into the error envelope. */
