@@ -119,10 +119,11 @@ export function accountCommands(program: Command, output: () => OutputOptions): 
 interface AccountUpdateOptions {
   account: string;
   bfsi?: boolean;
+  tmChain?: string;
 }
 
 /**
- * `account update --account ID [--bfsi | --no-bfsi]`: changes what the operator decides of an
+ * `account update --account ID [--bfsi | --no-bfsi] [--tm-chain ID1,ID2]`: changes what the operator decides of an
  * account, one option per field (`AccountChanges`), and prints the account; with no option, prints it.
  */
 function accountUpdateCommand(account: Command, output: () => OutputOptions): void {
@@ -135,13 +136,20 @@ function accountUpdateCommand(account: Command, output: () => OutputOptions): vo
       "--bfsi",
       "mark it a bank, NBFC, broker or insurer: voice OTPs call only from 1600-series numbers",
     )
-    .option("--no-bfsi", "mark it not BFSI");
+    .option("--no-bfsi", "mark it not BFSI")
+    .option(
+      "--tm-chain <ids>",
+      "its PE–TM chain: the telemarketer ids after the PE, comma-separated, overriding the routes' (\"\" for the routes')",
+    );
   update.on("option:bfsi", () => given.add("--bfsi"));
   update.on("option:no-bfsi", () => given.add("--no-bfsi"));
   update.action(async (opts: AccountUpdateOptions) => {
     if (given.size > 1) throw new ConfigError("account update: give --bfsi or --no-bfsi, not both");
     const changes: AccountChanges = {};
     if (opts.bfsi !== undefined) changes.bfsi = opts.bfsi;
+    if (opts.tmChain !== undefined) {
+      changes.tmChain = opts.tmChain.trim() === "" ? null : opts.tmChain.split(",");
+    }
     const view = await withContext((ctx) =>
       Object.keys(changes).length === 0
         ? getAccount(ctx.db, opts.account)
@@ -155,6 +163,9 @@ function describeAccountView(view: AccountView): string[] {
   return [
     `Account ${view.id} (${view.email}), created ${view.created_at}`,
     view.bfsi ? "  BFSI: yes (voice OTPs call only from 1600-series numbers)" : "  BFSI: no",
+    view.tm_chain
+      ? `  PE–TM chain: ${view.tm_chain.join(",")} (after each template's PE; overrides the routes')`
+      : "  PE–TM chain: the routes' (tm_chain in SMPP_ROUTES)",
   ];
 }
 

@@ -13,6 +13,8 @@ export interface AccountsTable {
   created_at: Timestamp;
   /** 1: a bank, NBFC, broker or insurer, whose voice OTPs may call only from a 1600-series number; 0 unless set. */
   bfsi: ColumnType<number, number | undefined, number>;
+  /** The account's PE–TM chain, a JSON array of telemarketer ids, overriding its routes'; null: theirs. */
+  tm_chain: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface BalancesTable {

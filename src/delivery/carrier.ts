@@ -31,6 +31,8 @@ export interface OutboundMessage {
   category: TrafficCategory | null;
   /** When it stops being worth sending; SMPP passes the time left as `validity_period`. Null: never. */
   expiresAt: string | null;
+  /** The account's own PE–TM chain (telemarketer ids after the PE), which overrides a route's. */
+  tmChain?: readonly string[];
   /** Set on OTP messages. */
   otp?: OtpDetails;
   /** Routes the message must not go out on (an OTP sent again on another route). */

@@ -1,3 +1,4 @@
+import { accountTmChain } from "../accounts/update.js";
 import type { AppContext } from "../context.js";
 import { priorityLaneOf } from "../db/database.js";
 import { isoAfter, isoNow } from "../lib/clock.js";
@@ -125,7 +126,11 @@ async function deliver(
   // Only live SMS goes out part by part (SMPP): a long one may have parts carried on earlier tries.
   const carriedParts =
     row.segments > 1 && row.environment === "live" ? await carriedPartsOf(ctx, row.id) : [];
-  const outbound = toOutbound(ctx, row, carriedParts);
+  const tmChain =
+    row.channel === "sms" && row.environment === "live"
+      ? await accountTmChain(ctx, row.account_id)
+      : undefined;
+  const outbound = toOutbound(ctx, row, carriedParts, tmChain);
   if (!outbound) {
     // Sealed under another server secret (DAKIYA_SECRET changed while it was queued): it can
     // never be read, so it fails, refunded, rather than being tried again forever.
@@ -219,6 +224,7 @@ function toOutbound(
   ctx: AppContext,
   row: ClaimedMessage,
   carriedParts: CarriedPart[],
+  tmChain: readonly string[] | undefined,
 ): OutboundMessage | undefined {
   // An OTP message's real text and code travel sealed; the stored text has the code masked.
   const opened = row.sealed ? tryUnseal(ctx.secret, row.sealed) : undefined;
@@ -239,6 +245,7 @@ function toOutbound(
     priority: priorityOfLane(row.priority),
     category: row.category as TrafficCategory | null,
     expiresAt: row.expires_at,
+    ...(tmChain ? { tmChain } : {}),
     ...(sealed ? { otp: sealed.otp } : {}),
     ...(sealed?.avoidRoutes ? { avoidRoutes: sealed.avoidRoutes } : {}),
     ...(carriedParts.length > 0 ? { carriedParts } : {}),

@@ -80,4 +80,25 @@ describe("dakiya account update and the voice caller ID", () => {
     },
     SLOW,
   );
+
+  it(
+    'sets an account\'s PE–TM chain, prints it, refuses a chain that is not DLT ids and clears it with ""',
+    async () => {
+      const set = await dakiya(
+        ...["account", "update", "--account", cli.accountId],
+        ...["--tm-chain", "1702000000000000007, 1101172974420830004"],
+      );
+      expect(set.stdout).toContain("PE–TM chain: 1702000000000000007,1101172974420830004");
+      expect((await stored()).account.tm_chain).toEqual(["1702000000000000007", "1101172974420830004"]);
+
+      const before = await stored();
+      expect(oneLineError(await accountUpdate("--tm-chain", "1702,TM-ONE"))).toBe(
+        'dakiya: telemarketer ids are DLT ids of 1 to 30 digits, got "TM-ONE".',
+      );
+      expect(await stored()).toEqual(before);
+
+      expect(json<AccountView>(await accountUpdate("--tm-chain", "")).tm_chain).toBeNull();
+    },
+    SLOW,
+  );
 });

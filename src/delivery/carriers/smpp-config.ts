@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { parseTmChain } from "../../dlt/tm-chain.js";
 import { integerFromEnv } from "../../env.js";
 import { ConfigError } from "../../errors.js";
 import { TRAFFIC_CATEGORIES, type TrafficCategory } from "../../messages/traffic.js";
@@ -21,8 +22,13 @@ export interface SmppConfig {
   window: number;
   /** DLT TLV tags; sources disagree on them, so they are settings. */
   tlv: { entityId: number; templateId: number; tm: number };
-  /** Telemarketer id or PE–TM chain hash, sent in `tlv.tm` when set. */
+  /** A literal sent in `tlv.tm` (a telemarketer id, for an SMSC that hashes the chain itself). */
   tmId: string | undefined;
+  /**
+   * The telemarketer ids after the PE: each message carries the PE–TM chain hash of its
+   * template's entity and this chain (an account's own chain overrides it). Never beside `tmId`.
+   */
+  tmChain: readonly string[] | undefined;
   /** Alphanumeric headers are TON 5 / NPI 0; Indian mobiles TON 1 / NPI 1, without the plus. */
   source: { ton: number; npi: number };
   destination: { ton: number; npi: number };
@@ -84,6 +90,7 @@ const TEXT_FIELDS = {
   system_type: { env: "SMPP_SYSTEM_TYPE" },
   bind: { env: "SMPP_BIND" },
   tm_id: { env: "SMPP_TM_ID" },
+  tm_chain: { env: "SMPP_TM_CHAIN" },
 } as const;
 type TextField = keyof typeof TEXT_FIELDS;
 
@@ -103,6 +110,8 @@ const SHORTHAND_VARIABLES = [...Object.values(TEXT_FIELDS), ...Object.values(INT
 interface RouteSource {
   integer(field: IntegerField): number;
   text(field: TextField): string | undefined;
+  /** A list setting: a JSON array in the file, comma-separated in a variable. */
+  list(field: TextField): string[] | undefined;
   /** `SMPP_TPS`, or `route "backup": tps`: the name of a setting in an error. */
   label(field: TextField | IntegerField): string;
 }
@@ -130,6 +139,10 @@ export function parseSmppRoutes(env: NodeJS.ProcessEnv): SmppRoute[] | undefined
       return integerFromEnv(env, name, fallback, min, max);
     },
     text: (field) => env[TEXT_FIELDS[field].env],
+    list: (field) => {
+      const value = env[TEXT_FIELDS[field].env];
+      return value ? value.split(",") : undefined;
+    },
     label: (field) => ({ ...TEXT_FIELDS, ...INTEGER_FIELDS })[field].env,
   };
   const route = routeFrom(source, { name: DEFAULT_ROUTE_NAME, priority: 1, weight: 1, smsc: undefined });
@@ -201,6 +214,12 @@ function routeOfFile(entry: unknown, index: number): SmppRoute {
       const value = fields[field];
       if (value === undefined || typeof value === "string") return value;
       throw new ConfigError(`${where}: ${field} must be a string, got ${kindOf(value)}`);
+    },
+    list: (field) => {
+      const value = fields[field];
+      if (value === undefined) return undefined;
+      if (Array.isArray(value) && value.every((entry) => typeof entry === "string")) return value;
+      throw new ConfigError(`${where}: ${field} must be a list of strings, got ${shown(value)}`);
     },
     label: (field) => `${where}: ${field}`,
   };
@@ -290,7 +309,7 @@ function routeFrom(
       templateId: source.integer("tlv_template_id"),
       tm: source.integer("tlv_tm"),
     },
-    tmId: source.text("tm_id") || undefined,
+    ...telemarketerOf(source),
     source: { ton: source.integer("source_ton"), npi: source.integer("source_npi") },
     destination: { ton: source.integer("dest_ton"), npi: source.integer("dest_npi") },
     submitTimeoutMs: source.integer("submit_timeout_seconds") * 1000,
@@ -301,6 +320,21 @@ function routeFrom(
     },
     traffic: ANY_TRAFFIC,
   };
+}
+
+/** `tm_id` (a literal) or `tm_chain` (hashed per message), never both: they fill the same TLV. */
+function telemarketerOf(source: RouteSource): Pick<SmppConfig, "tmId" | "tmChain"> {
+  const tmId = source.text("tm_id") || undefined;
+  const ids = source.list("tm_chain");
+  if (ids === undefined) return { tmId, tmChain: undefined };
+  if (tmId !== undefined) {
+    throw new ConfigError(
+      `${source.label("tm_id")} and ${source.label("tm_chain")} both fill the TM TLV: set tm_chain (Dakiya hashes the chain per message) or tm_id (a literal for an SMSC that hashes it), not both`,
+    );
+  }
+  const parsed = parseTmChain(ids);
+  if ("problem" in parsed) throw new ConfigError(`${source.label("tm_chain")}: ${parsed.problem}`);
+  return { tmId: undefined, tmChain: parsed.chain };
 }
 
 /** `smpp://system_id:password@host:port`; messages never repeat the address, which holds a password. */

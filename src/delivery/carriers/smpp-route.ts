@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import smpp, { type OutgoingPdu } from "smpp";
 import { splitSms, toGsm7Septets } from "../../dlt/encoding.js";
+import { ChainHashes } from "../../dlt/tm-chain.js";
 import type { Logger } from "../../lib/logger.js";
 import type { MessagePriority } from "../../messages/traffic.js";
 import { parseReceiptText, toReceipt } from "../../receipts/smpp-receipt.js";
@@ -84,6 +85,7 @@ export class SmppRouteLink {
   readonly #log: Logger;
   readonly #links: Link[] = [];
   readonly #pending = new Set<PendingSettle>();
+  readonly #chainHashes = new ChainHashes();
   #started = false;
   #closing = false;
 
@@ -360,13 +362,25 @@ export class SmppRouteLink {
     });
   }
 
+  /**
+   * What `tlv_tm` carries: the route's literal `tm_id`, else the PE–TM chain hash of the message's
+   * entity and the account's chain or the route's (docs/dlt-compliance.md#pe-tm-chain-hash).
+   */
+  #telemarketerTlv(message: OutboundMessage): Buffer | undefined {
+    if (this.config.tmId) return Buffer.from(this.config.tmId);
+    const chain = message.tmChain ?? this.config.tmChain;
+    if (chain === undefined || !message.entityId) return undefined;
+    return this.#chainHashes.of(message.entityId, chain);
+  }
+
   #submitParts(message: OutboundMessage): SubmitSmFields[] {
     const { config } = this;
     const tlvs = new Map<number, Buffer>([
       [config.tlv.entityId, Buffer.from(message.entityId ?? "")],
       [config.tlv.templateId, Buffer.from(message.templateId ?? "")],
     ]);
-    if (config.tmId) tlvs.set(config.tlv.tm, Buffer.from(config.tmId));
+    const tm = this.#telemarketerTlv(message);
+    if (tm) tlvs.set(config.tlv.tm, tm);
     const base = {
       sourceAddr: message.sender ?? "",
       sourceTon: config.source.ton,
