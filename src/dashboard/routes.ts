@@ -6,6 +6,7 @@ import { otpSettingsRoutes } from "./routes/otp-settings.js";
 import { overviewRoutes } from "./routes/overview.js";
 import { registryRoutes } from "./routes/registry.js";
 import { sessionRoutes } from "./routes/session.js";
+import { tmChainRoutes } from "./routes/tm-chain.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
 /** The `/dashboard/api/` routes the web console calls (docs/dashboard-api.md). */
@@ -15,6 +16,7 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
   keyRoutes(app, ctx);
   messageRoutes(app, ctx);
   registryRoutes(app, ctx);
+  tmChainRoutes(app, ctx);
   otpSettingsRoutes(app, ctx);
   webhookRoutes(app, ctx);
 }

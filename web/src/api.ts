@@ -170,6 +170,13 @@ export interface Template {
   updated_at: string;
 }
 
+/** The account's PE–TM chain and the hash each of its principal entities' messages carry. */
+export interface TmChain {
+  /** Telemarketer ids after the PE, in order; null: the operator's routes' chain. */
+  tm_chain: string[] | null;
+  entities: Array<{ entity_id: string; hash: string | null }>;
+}
+
 export interface NewTemplate {
   template_id: string;
   entity_id: string;
@@ -435,6 +442,10 @@ export const api = {
     request<void>("DELETE", `/templates/${encodeURIComponent(templateId)}`),
   setTemplateStatus: (templateId: string, status: TemplateStatus) =>
     request<Template>("POST", `/templates/${encodeURIComponent(templateId)}/status`, { body: { status } }),
+
+  tmChain: (signal?: AbortSignal) => request<TmChain>("GET", "/tm-chain", { signal }),
+  setTmChain: (tmChain: string[] | null) =>
+    request<TmChain>("PUT", "/tm-chain", { body: { tm_chain: tmChain } }),
 
   listWebhooks: (environment: Environment, signal?: AbortSignal) =>
     request<{ data: WebhookEndpoint[] }>("GET", "/webhooks", { query: { environment }, signal }),

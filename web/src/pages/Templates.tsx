@@ -16,6 +16,7 @@ import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { StatusBadge } from "../components/StatusBadge";
 import { TemplateContent } from "../components/TemplateContent";
+import { TmChainSection } from "../components/TmChainSection";
 import { previewContent, splitContent } from "../dlt";
 import { categoryLabel, formatDateTime } from "../format";
 import { useResource } from "../use-resource";
@@ -55,6 +56,7 @@ export function TemplatesPage() {
           )
         }
       />
+      <TmChainSection />
     </>
   );
 }
