@@ -240,7 +240,10 @@ export async function checkWebhookUrl(
     await resolveCheckedAddress(hostOf(url), options);
   } catch (error) {
     if (error instanceof RefusedAddress) {
-      throw refuse(`url is not allowed: ${error.message}; webhooks go to public addresses only.`);
+      throw refuse(
+        `url is not allowed: ${error.message}; webhooks go to public addresses only, unless the operator ` +
+          "sets WEBHOOK_ALLOW_PRIVATE=true (on the server and for the CLI) for receivers on this machine or a private network.",
+      );
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOTFOUND" || code === "ENODATA")
