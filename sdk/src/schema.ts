@@ -653,9 +653,14 @@ export interface operations {
                         cost: string;
                         /** @enum {string} */
                         currency: "INR";
-                        /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked */
+                        /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked, an operator's DLT rejection such as dlt_template_mismatch (docs/dlt-compliance.md) */
                         error_code: string | null;
                         error_message: string | null;
+                        /**
+                         * @description The carrier's own code for a refusal or non-delivery, for support: the submit_sm_resp status or the receipt's err: and stat:
+                         * @example receipt err:623 stat:REJECTD
+                         */
+                        carrier_error: string | null;
                         carrier_message_ids: string[];
                         /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
                         route: string | null;
@@ -858,6 +863,7 @@ export interface operations {
              *     - `unsupported_destination`: a valid number of a country other than India
              *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)
              *     - `template_inactive`: the template is registered but inactive
+             *     - `cta_not_whitelisted`
              */
             422: {
                 headers: {
@@ -873,7 +879,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "idempotency_key_reused" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive";
+                            code: "idempotency_key_reused" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive" | "cta_not_whitelisted";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -1012,9 +1018,14 @@ export interface operations {
                             cost: string;
                             /** @enum {string} */
                             currency: "INR";
-                            /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked */
+                            /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked, an operator's DLT rejection such as dlt_template_mismatch (docs/dlt-compliance.md) */
                             error_code: string | null;
                             error_message: string | null;
+                            /**
+                             * @description The carrier's own code for a refusal or non-delivery, for support: the submit_sm_resp status or the receipt's err: and stat:
+                             * @example receipt err:623 stat:REJECTD
+                             */
+                            carrier_error: string | null;
                             carrier_message_ids: string[];
                             /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
                             route: string | null;
@@ -1040,7 +1051,7 @@ export interface operations {
                                  * @example insufficient_balance
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "insufficient_balance" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive" | "rate_limited";
+                                code: "invalid_request" | "insufficient_balance" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive" | "cta_not_whitelisted" | "rate_limited";
                                 message: string;
                                 /** @description The item's field at fault, e.g. to or variables.otp */
                                 param?: string;
@@ -1302,9 +1313,14 @@ export interface operations {
                         cost: string;
                         /** @enum {string} */
                         currency: "INR";
-                        /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked */
+                        /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked, an operator's DLT rejection such as dlt_template_mismatch (docs/dlt-compliance.md) */
                         error_code: string | null;
                         error_message: string | null;
+                        /**
+                         * @description The carrier's own code for a refusal or non-delivery, for support: the submit_sm_resp status or the receipt's err: and stat:
+                         * @example receipt err:623 stat:REJECTD
+                         */
+                        carrier_error: string | null;
                         carrier_message_ids: string[];
                         /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
                         route: string | null;
@@ -1495,9 +1511,14 @@ export interface operations {
                         cost: string;
                         /** @enum {string} */
                         currency: "INR";
-                        /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked */
+                        /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked, an operator's DLT rejection such as dlt_template_mismatch (docs/dlt-compliance.md) */
                         error_code: string | null;
                         error_message: string | null;
+                        /**
+                         * @description The carrier's own code for a refusal or non-delivery, for support: the submit_sm_resp status or the receipt's err: and stat:
+                         * @example receipt err:623 stat:REJECTD
+                         */
+                        carrier_error: string | null;
                         carrier_message_ids: string[];
                         /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
                         route: string | null;
@@ -1819,9 +1840,14 @@ export interface operations {
                             cost: string;
                             /** @enum {string} */
                             currency: "INR";
-                            /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked */
+                            /** @description Why it failed or was undelivered, e.g. invalid_number, dnd_blocked, an operator's DLT rejection such as dlt_template_mismatch (docs/dlt-compliance.md) */
                             error_code: string | null;
                             error_message: string | null;
+                            /**
+                             * @description The carrier's own code for a refusal or non-delivery, for support: the submit_sm_resp status or the receipt's err: and stat:
+                             * @example receipt err:623 stat:REJECTD
+                             */
+                            carrier_error: string | null;
                             carrier_message_ids: string[];
                             /** @description The SMSC route that took a live SMS (docs/routes.md); null otherwise */
                             route: string | null;

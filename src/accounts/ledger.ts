@@ -208,6 +208,26 @@ export function chargeOf(message: { id: string; channel: string; cost: number })
   return { amount: -message.cost, reason: `${message.channel}_charge`, reference: message.id };
 }
 
+/**
+ * Gives `amount` of a message's charge back, as `<channel>_refund` referencing the message, in
+ * the caller's transaction (the one that ends the message, so it happens once). Nothing for 0.
+ */
+export async function refundMessage(
+  trx: DbOrTrx,
+  clock: AppContext["clock"],
+  message: { id: string; account_id: string; environment: Environment; channel: string },
+  amount: number,
+): Promise<void> {
+  if (amount <= 0) return;
+  await applyLedgerChange(trx, clock, {
+    accountId: message.account_id,
+    environment: message.environment,
+    amount,
+    reason: `${message.channel}_refund`,
+    reference: message.id,
+  });
+}
+
 interface BalanceMove {
   amount: number;
   ceiling: number;

@@ -149,6 +149,8 @@ export interface MessagesTable {
   status: MessageStatus;
   error_code: string | null;
   error_message: string | null;
+  /** The carrier's own code for a refusal or non-delivery, for support (`receipt err:623 stat:REJECTD`). */
+  carrier_error: string | null;
   /** The carrier that accepted (or last tried) the message. */
   carrier: string | null;
   /** The carrier route that accepted the message (SMS over SMPP); null for the others. */
@@ -178,7 +180,8 @@ export interface MessagesTable {
   cancelled_at: Timestamp | null;
 }
 
-export type PartStatus = "submitted" | "delivered" | "undelivered";
+/** `rejected`: the operator refused the part before delivery (a receipt's DLT scrub failure). */
+export type PartStatus = "submitted" | "delivered" | "undelivered" | "rejected";
 
 export interface CarrierMessagesTable {
   /** What receipts come back under: the carrier's name, or `smpp:<smsc>` for an SMPP route's account. */

@@ -60,13 +60,18 @@ export interface CarriedPart {
  */
 export type PartRecorder = (part: CarriedPart, route: AcceptingRoute) => Promise<boolean>;
 
-/** A delivery report from the network for one accepted part. */
+/**
+ * A delivery report from the network for one accepted part. `rejected`: the operator refused it
+ * before delivery (a DLT scrub failure, docs/dlt-compliance.md): the message fails, refunded.
+ */
 export interface Receipt {
   carrier: string;
   carrierMessageId: string;
-  state: "delivered" | "undelivered";
+  state: "delivered" | "undelivered" | "rejected";
   errorCode?: string;
   errorMessage?: string;
+  /** The carrier's own words, kept for support (`receipt err:623 stat:REJECTD`). */
+  carrierError?: string;
 }
 
 /** The route of a routed carrier that accepted a message. */
@@ -113,7 +118,13 @@ export type SendResult =
    * Never going to be accepted: the message fails and its charge is refunded, or, when earlier
    * parts were carried, it ends undelivered and the parts that never left are refunded.
    */
-  | { outcome: "permanent"; errorCode: string; errorMessage: string };
+  | {
+      outcome: "permanent";
+      errorCode: string;
+      errorMessage: string;
+      /** The carrier's own code, kept on the message for support (`submit_sm_resp 0x0000045A`). */
+      carrierError?: string;
+    };
 
 /**
  * One way out of Dakiya: the sandbox inbox, an SMSC over SMPP, the WhatsApp Cloud API, a voice

@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import { applyLedgerChange } from "../accounts/ledger.js";
+import { refundMessage } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
 import type { Database, MessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
@@ -9,6 +9,13 @@ import { carriedParts, deliverableMessages, type Lease } from "./status.js";
 
 // A try that did not end in an acceptance: the message goes back in the queue, or it ends
 // failed (or, partly carried, undelivered) with its refund.
+
+/** Why a message ends: its `error_code`, `error_message`, and the carrier's own code when it gave one. */
+export interface FailureReason {
+  code: string;
+  message: string;
+  carrierError?: string;
+}
 
 /** Puts a message back in the queue to be tried again after `delaySeconds`. */
 export async function scheduleRetry(
@@ -41,7 +48,7 @@ export async function scheduleRetry(
 export async function failMessage(
   ctx: AppContext,
   messageId: string,
-  error: { code: string; message: string },
+  error: FailureReason,
   owner?: string,
 ): Promise<boolean> {
   const now = isoNow(ctx.clock);
@@ -55,6 +62,7 @@ export async function failMessage(
         attempts: eb("attempts", "+", 1),
         error_code: error.code,
         error_message: error.message,
+        carrier_error: error.carrierError ?? null,
         next_attempt_at: null,
         lease_until: null,
         lease_owner: null,
@@ -93,7 +101,7 @@ export async function settleFailed(
     return;
   }
   await recordMessageEvent(trx, ctx, "sms.failed", failed, []);
-  await refund(trx, ctx, failed, Number(failed.cost));
+  await refundMessage(trx, ctx.clock, failed, Number(failed.cost));
 }
 
 /**
@@ -130,7 +138,7 @@ async function endPartlyCarried(
     .returningAll()
     .executeTakeFirstOrThrow();
   await recordMessageEvent(trx, ctx, "sms.undelivered", ended, carrierMessageIds);
-  await refund(trx, ctx, ended, cost - charged);
+  await refundMessage(trx, ctx.clock, ended, cost - charged);
 }
 
 /**
@@ -140,21 +148,4 @@ async function endPartlyCarried(
 export function chargeForParts(cost: number, parts: number, carried: number): number {
   if (parts <= 0 || carried >= parts) return cost;
   return Math.floor((cost * carried) / parts);
-}
-
-/** Gives `amount` of a message's charge back through the ledger, in the caller's transaction. */
-export async function refund(
-  trx: Transaction<Database>,
-  ctx: AppContext,
-  message: MessagesTable,
-  amount: number,
-) {
-  if (amount <= 0) return;
-  await applyLedgerChange(trx, ctx.clock, {
-    accountId: message.account_id,
-    environment: message.environment,
-    amount,
-    reason: `${message.channel}_refund`,
-    reference: message.id,
-  });
 }

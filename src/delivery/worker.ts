@@ -193,7 +193,12 @@ async function deliver(
     return;
   }
   const error = { code: result.errorCode, message: result.errorMessage };
-  if (result.outcome === "permanent" || row.attempts + 1 >= settings.maxAttempts) {
+  if (result.outcome === "permanent") {
+    const carrierError = result.carrierError;
+    await failMessage(ctx, row.id, carrierError ? { ...error, carrierError } : error, owner);
+    return;
+  }
+  if (row.attempts + 1 >= settings.maxAttempts) {
     await failMessage(ctx, row.id, error, owner);
     return;
   }

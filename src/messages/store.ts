@@ -24,6 +24,8 @@ export interface MessageView {
   currency: "INR";
   error_code: string | null;
   error_message: string | null;
+  /** The carrier's own code for a refusal or non-delivery, for support (docs/dlt-compliance.md). */
+  carrier_error: string | null;
   carrier_message_ids: string[];
   /** The carrier route that took the message (live SMS); null before, and on other channels. */
   route: string | null;
@@ -55,6 +57,7 @@ export function toMessageView(row: MessagesTable, carrierMessageIds: string[] = 
     currency: "INR",
     error_code: row.error_code,
     error_message: row.error_message,
+    carrier_error: row.carrier_error,
     carrier_message_ids: carrierMessageIds,
     route: row.route,
     priority: priorityOfLane(row.priority),
@@ -125,6 +128,7 @@ export function queuedMessage(now: string, fields: NewMessage): MessagesTable {
     status: fields.send_at === null ? "queued" : "scheduled",
     error_code: null,
     error_message: null,
+    carrier_error: null,
     carrier: null,
     route: null,
     attempts: 0,

@@ -1,17 +1,21 @@
 import type { Transaction } from "kysely";
+import { refundMessage } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
 import { executeForIds, prepareForIds, prepareQuery } from "../db/prepared.js";
 import type { CarrierMessagesTable, Database, DbOrTrx, MessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { burstsRetriedOneByOne } from "../db/write-bursts.js";
 import type { Receipt } from "../delivery/carrier.js";
+import { isRejectionCode, REJECTION_MEANINGS } from "../delivery/carriers/dlt-rejections.js";
 import { isoNow } from "../lib/clock.js";
 import { recordMessageEvent, recordMessageEvents } from "../messages/events.js";
 
 /*
  * A delivery report is for one part. A message is `delivered` when every part is, and
  * `undelivered` as soon as one part is; later reports for a finished message change nothing. A
- * report never refunds: a part the carrier accepted went out (docs/money.md).
+ * report of non-delivery never refunds: a part the carrier accepted went out (docs/money.md). A
+ * report of the operator's rejection (a DLT scrub failure, `rejected`) is the exception: the
+ * network refused the message before delivering it, so it ends `failed` and is refunded whole.
  *
  * Receipts are applied one at a time (`applyReceipt`, the providers' callbacks) or in bursts
  * (`receiptsInBursts`, an SMSC's stream); both come to `applyReceipts`, which decides how a lot
@@ -65,7 +69,9 @@ export async function recordReceipt(
   const messageId = await markPart(trx, now, receipt);
   if (messageId === undefined) return false;
   const parts = await partsOfMessages(trx, [messageId]);
-  await endUndelivered(trx, ctx, now, messageId, receipt, partIds(parts.get(messageId)));
+  const ids = partIds(parts.get(messageId));
+  if (receipt.state === "rejected") await endRejected(trx, ctx, now, messageId, receipt, ids);
+  else await endUndelivered(trx, ctx, now, messageId, receipt, ids);
   return true;
 }
 
@@ -121,6 +127,13 @@ export async function applyReportedParts(
   carrierMessageIds: string[],
 ): Promise<void> {
   const parts = (await partsOfMessages(trx, [messageId])).get(messageId) ?? [];
+  const rejected = parts.find((part) => part.status === "rejected");
+  if (rejected) {
+    const code = isRejectionCode(rejected.error_code) ? rejected.error_code : "carrier_rejected";
+    const report = { errorCode: code, errorMessage: REJECTION_MEANINGS[code] };
+    await endRejected(trx, ctx, now, messageId, report, carrierMessageIds);
+    return;
+  }
   const undelivered = parts.find((part) => part.status === "undelivered");
   if (undelivered) {
     const report = { errorCode: undelivered.error_code ?? undefined };
@@ -217,7 +230,7 @@ async function endUndelivered(
   ctx: AppContext,
   now: string,
   messageId: string,
-  report: Pick<Receipt, "errorCode" | "errorMessage">,
+  report: Pick<Receipt, "errorCode" | "errorMessage" | "carrierError">,
   carrierMessageIds: string[],
 ): Promise<void> {
   const ended = await endingMessages(trx)
@@ -227,9 +240,40 @@ async function endUndelivered(
       updated_at: now,
       error_code: report.errorCode ?? "undelivered",
       error_message: report.errorMessage ?? "The carrier could not deliver the message.",
+      carrier_error: report.carrierError ?? null,
     })
     .where("id", "=", messageId)
     .returningAll()
     .executeTakeFirst();
   if (ended) await recordMessageEvent(trx, ctx, "sms.undelivered", ended, carrierMessageIds);
+}
+
+/**
+ * A message with a part the operator rejected (docs/dlt-compliance.md) ends `failed`, named by
+ * the rejection, and its whole charge goes back: the network delivered none of it that the
+ * handset could put together. Only a `submitted` message ends so, once, so the refund is made once.
+ */
+async function endRejected(
+  trx: Transaction<Database>,
+  ctx: AppContext,
+  now: string,
+  messageId: string,
+  report: Pick<Receipt, "errorCode" | "errorMessage" | "carrierError">,
+  carrierMessageIds: string[],
+): Promise<void> {
+  const ended = await endingMessages(trx)
+    .set({
+      status: "failed",
+      failed_at: now,
+      updated_at: now,
+      error_code: report.errorCode ?? "carrier_rejected",
+      error_message: report.errorMessage ?? REJECTION_MEANINGS.carrier_rejected,
+      carrier_error: report.carrierError ?? null,
+    })
+    .where("id", "=", messageId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!ended) return;
+  await recordMessageEvent(trx, ctx, "sms.failed", ended, carrierMessageIds);
+  await refundMessage(trx, ctx.clock, ended, Number(ended.cost));
 }

@@ -1,7 +1,7 @@
+import { refundMessage } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
 import type { Environment } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
-import { refund } from "../delivery/failures.js";
 import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import { isoNow } from "../lib/clock.js";
@@ -44,7 +44,7 @@ export async function cancelMessage(
       .executeTakeFirst();
     if (!row) return undefined;
     await recordMessageEvent(trx, ctx, "sms.cancelled", row, []);
-    await refund(trx, ctx, row, Number(row.cost));
+    await refundMessage(trx, ctx.clock, row, Number(row.cost));
     const view = toMessageView(row);
     await record?.(trx, view);
     return view;

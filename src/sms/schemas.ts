@@ -120,9 +120,19 @@ export const MessageResponse = Type.Object({
   cost: Type.String({ examples: ["0.2500"] }),
   currency: Type.Literal("INR"),
   error_code: Nullable(
-    Type.String({ description: "Why it failed or was undelivered, e.g. invalid_number, dnd_blocked" }),
+    Type.String({
+      description:
+        "Why it failed or was undelivered, e.g. invalid_number, dnd_blocked, an operator's DLT rejection such as dlt_template_mismatch (docs/dlt-compliance.md)",
+    }),
   ),
   error_message: Nullable(Type.String()),
+  carrier_error: Nullable(
+    Type.String({
+      description:
+        "The carrier's own code for a refusal or non-delivery, for support: the submit_sm_resp status or the receipt's err: and stat:",
+      examples: ["receipt err:623 stat:REJECTD"],
+    }),
+  ),
   carrier_message_ids: Type.Array(Type.String()),
   route: Nullable(
     Type.String({ description: "The SMSC route that took a live SMS (docs/routes.md); null otherwise" }),

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { DEFAULT_REJECTIONS, REJECTION_CODES } from "../../src/delivery/carriers/dlt-rejections.js";
 import { parseRoutesFile } from "../../src/delivery/carriers/smpp-config.js";
 import { ConfigError } from "../../src/errors.js";
 import { TRAFFIC_CATEGORIES } from "../../src/messages/traffic.js";
@@ -90,6 +91,8 @@ describe("SMPP_ROUTES", () => {
           accounts: new Set(["acct_0Bcd3fGh1jKl2mNo3pQr4sTu", "acct_X"]),
           senders: new Set(["DAKIYA", "ABCDEF", "123456"]),
         },
+        errorMap: new Map(),
+        rejections: DEFAULT_REJECTIONS,
       },
       {
         name: "backup",
@@ -113,6 +116,8 @@ describe("SMPP_ROUTES", () => {
         windowWaitMs: 500,
         breaker: { failures: 5, cooldownMs: 30_000 },
         traffic: { categories: undefined, accounts: undefined, senders: undefined },
+        errorMap: new Map(),
+        rejections: DEFAULT_REJECTIONS,
       },
     ]);
   });
@@ -292,6 +297,11 @@ describe("SMPP_ROUTES", () => {
         fc.constantFrom("otp", "promotional", "Otp", "acct_1a2B", "acct_", "DAKIYA", "dakiya", "12345", ""),
         { maxLength: 3 },
       ),
+      fc.dictionary(
+        fc.oneof(fc.stringMatching(/^(?:0x[0-9a-fA-F]{0,9}|[0-9]{0,7})$/), fc.string({ maxLength: 4 })),
+        fc.oneof(fc.constantFrom(...REJECTION_CODES), json),
+        { maxKeys: 3 },
+      ),
     );
     const fieldName = fc.constantFrom(
       "name",
@@ -318,6 +328,7 @@ describe("SMPP_ROUTES", () => {
       "window_wait_ms",
       "breaker_failures",
       "breaker_cooldown_seconds",
+      "error_map",
       "other",
     );
     const route = fc.dictionary(fieldName, fieldValue, { maxKeys: 8 });

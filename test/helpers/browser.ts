@@ -13,7 +13,7 @@ import type { AppContext } from "../../src/context.js";
 import type { Dialect } from "../../src/db/schema.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { type RunningServer, startServer } from "../../src/server.js";
-import { openTestContext } from "./context.js";
+import { openTestContext, testCarrierSettings } from "./context.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 import { TEST_PASSWORD } from "./fixtures.js";
 
@@ -66,6 +66,8 @@ export async function startDashboardServer(
       host: "127.0.0.1",
       port: 0,
       worker: { pollIntervalMs: 100 },
+      // SMPP routes `env` configures (an SMPP_ROUTES file of loopback SMSCs) send live SMS for real.
+      smpp: testCarrierSettings(ctx).smpp,
     });
   } catch (error) {
     await ctx.close();

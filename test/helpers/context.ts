@@ -68,6 +68,14 @@ export function testCarriers(ctx: AppContext): Carriers {
   return createCarriers(ctx, wiring.config, wiring.liveCarriers);
 }
 
+/** The carrier settings a context from `openTestContext` was configured with (its `env`'s SMPP routes, …). */
+export function testCarrierSettings(ctx: AppContext): Pick<Config, "smpp" | "whatsapp" | "voice"> {
+  const wiring = carrierWiring.get(ctx);
+  if (!wiring) throw new Error("testCarrierSettings needs a context from openTestContext");
+  const { smpp, whatsapp, voice } = wiring.config;
+  return { smpp, whatsapp, voice };
+}
+
 /**
  * A new database and context for each test that asks (migration tests go up and down, so they
  * share nothing): `open()` makes them, and both are closed and dropped after the test.

@@ -194,6 +194,7 @@ describe.each(DIALECTS)("SMS send and delivery on %s", (dialect) => {
         currency: "INR",
         error_code: null,
         error_message: null,
+        carrier_error: null,
         carrier_message_ids: [],
         route: null,
         priority: "transactional",

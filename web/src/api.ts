@@ -97,6 +97,8 @@ export interface Message {
   currency: "INR";
   error_code: string | null;
   error_message: string | null;
+  /** The carrier's own code for a refusal or non-delivery (`receipt err:623 stat:REJECTD`), for support. */
+  carrier_error: string | null;
   carrier_message_ids: string[];
   route: string | null;
   priority: MessagePriority;

@@ -3,6 +3,15 @@ import { parseTmChain } from "../../dlt/tm-chain.js";
 import { integerFromEnv } from "../../env.js";
 import { ConfigError } from "../../errors.js";
 import { TRAFFIC_CATEGORIES, type TrafficCategory } from "../../messages/traffic.js";
+import {
+  DEFAULT_REJECTIONS,
+  isRejectionCode,
+  parseErrorMapKey,
+  REJECTION_CODES,
+  type RejectionCode,
+  RejectionTable,
+  statusHex,
+} from "./dlt-rejections.js";
 import { ANY_TRAFFIC, type RouteTraffic } from "./route-selection.js";
 
 export type BindMode = "transceiver" | "transmitter+receiver";
@@ -54,6 +63,10 @@ export interface SmppRoute extends SmppConfig {
   breaker: { failures: number; cooldownMs: number };
   /** The messages it may carry: by category, account and sender (every message when none is listed). */
   traffic: RouteTraffic;
+  /** Its `error_map`, keys written one way (`0x0000045A`, `623`): what it adds to the default table. */
+  errorMap: ReadonlyMap<string, RejectionCode>;
+  /** The default table of operator rejections with `errorMap` over it (docs/dlt-compliance.md). */
+  rejections: RejectionTable;
 }
 
 /** The route `SMPP_URL` makes on its own. */
@@ -95,7 +108,16 @@ const TEXT_FIELDS = {
 type TextField = keyof typeof TEXT_FIELDS;
 
 /** The fields a route of the file may have; any other is refused. */
-const FILE_ONLY_FIELDS = ["name", "priority", "weight", "smsc", "categories", "accounts", "senders"] as const;
+const FILE_ONLY_FIELDS = [
+  "name",
+  "priority",
+  "weight",
+  "smsc",
+  "categories",
+  "accounts",
+  "senders",
+  "error_map",
+] as const;
 const ROUTE_FIELDS: ReadonlySet<string> = new Set([
   ...FILE_ONLY_FIELDS,
   ...Object.keys(INTEGER_FIELDS),
@@ -233,7 +255,58 @@ function routeOfFile(entry: unknown, index: number): SmppRoute {
     weight: integer("weight", fields.weight, 1, 1, 1_000),
     smsc,
   });
-  return { ...route, traffic: trafficOf(fields, where) };
+  const errorMap = errorMapOf(fields.error_map, where);
+  return {
+    ...route,
+    traffic: trafficOf(fields, where),
+    errorMap,
+    rejections: errorMap.size === 0 ? DEFAULT_REJECTIONS : new RejectionTable(errorMap),
+  };
+}
+
+/**
+ * A route's `error_map`: an object from `submit_sm_resp` statuses (`0x` and 8 hex digits) or
+ * receipt `err:` codes (1 to 6 digits) to the names of operator rejections. Keys come back in
+ * one spelling (upper-case hex, no leading zeros), so two spellings of one code are refused.
+ */
+function errorMapOf(value: unknown, where: string): ReadonlyMap<string, RejectionCode> {
+  const map = new Map<string, RejectionCode>();
+  if (value === undefined) return map;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigError(`${where}: error_map must be an object of codes to names, got ${kindOf(value)}`);
+  }
+  const spelled = new Map<string, string>();
+  for (const [key, name] of Object.entries(value)) {
+    const parsed = parseErrorMapKey(key);
+    if (!parsed) {
+      throw new ConfigError(
+        `${where}: error_map key ${shown(key)} must be a submit_sm_resp status written 0x and 8 hex digits (0x0000045A) or a receipt err: code of 1 to 6 digits (623)`,
+      );
+    }
+    if (parsed.kind === "receipt" && parsed.err === "0") {
+      throw new ConfigError(
+        `${where}: error_map key ${shown(key)} is err:000, which receipts send when there is no error`,
+      );
+    }
+    if (parsed.kind === "status" && parsed.status === 0) {
+      throw new ConfigError(`${where}: error_map key ${shown(key)} is ESME_ROK, an accepted submit`);
+    }
+    if (!isRejectionCode(name)) {
+      throw new ConfigError(
+        `${where}: error_map ${shown(key)} must name one of ${REJECTION_CODES.join(", ")}, got ${shown(name)}`,
+      );
+    }
+    const canonical = parsed.kind === "status" ? statusHex(parsed.status) : parsed.err;
+    const before = spelled.get(canonical);
+    if (before !== undefined) {
+      throw new ConfigError(
+        `${where}: error_map has ${shown(before)} and ${shown(key)}, the same code twice`,
+      );
+    }
+    spelled.set(canonical, key);
+    map.set(canonical, name);
+  }
+  return map;
 }
 
 /** A route's `categories`, `accounts` and `senders`: each left out, or a non-empty list of valid entries. */
@@ -319,6 +392,8 @@ function routeFrom(
       cooldownMs: source.integer("breaker_cooldown_seconds") * 1000,
     },
     traffic: ANY_TRAFFIC,
+    errorMap: new Map(),
+    rejections: DEFAULT_REJECTIONS,
   };
 }
 
@@ -390,6 +465,21 @@ function checkRoutesTogether(routes: SmppRoute[]): void {
     }
     byAccount.set(account, route);
   }
+  // A receipt comes back on any bind of its SMSC account: all its routes read it with one table.
+  const bySmsc = new Map<string, SmppRoute>();
+  for (const route of routes) {
+    const other = bySmsc.get(route.smsc);
+    if (other && !sameErrorMap(other.errorMap, route.errorMap)) {
+      throw new ConfigError(
+        `SMPP_ROUTES: routes "${other.name}" and "${route.name}" share the SMSC account "${route.smsc}" but not their error_map: give them the same one, since receipts come back on either`,
+      );
+    }
+    bySmsc.set(route.smsc, route);
+  }
+}
+
+function sameErrorMap(a: ReadonlyMap<string, RejectionCode>, b: ReadonlyMap<string, RejectionCode>): boolean {
+  return a.size === b.size && [...a].every(([key, name]) => b.get(key) === name);
 }
 
 function kindOf(value: unknown): string {

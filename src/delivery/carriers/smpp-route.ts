@@ -38,8 +38,8 @@ interface Link {
 export type RouteAttempt =
   /** Every part was accepted: one id per part, from part 1 (the parts carried before included). */
   | { kind: "accepted"; carrierMessageIds: string[] }
-  /** The SMSC refused part `part` of `parts` for good. */
-  | { kind: "refused"; status: string; part: number; parts: number }
+  /** The SMSC refused part `part` of `parts` for good, with `status` (`code`, its number). */
+  | { kind: "refused"; status: string; code: number; part: number; parts: number }
   /**
    * A temporary error status, or no answer (`status` undefined): `partial` when earlier parts
    * were accepted, on this try or before.
@@ -209,7 +209,7 @@ export class SmppRouteLink {
         this.#meter("permanent_error");
         // The SMSC answered: the route works, the message is what it refuses.
         this.breaker.succeeded();
-        return { kind: "refused", status: name, part: index + 1, parts: parts.length };
+        return { kind: "refused", status: name, code: status, part: index + 1, parts: parts.length };
       }
     } finally {
       if (holding) this.#window.release();
@@ -322,7 +322,7 @@ export class SmppRouteLink {
         typeof pdu.receipted_message_id === "string" && pdu.receipted_message_id
           ? pdu.receipted_message_id
           : parsed.id;
-      const receipt = toReceipt(this.receiptCarrier, id, parsed);
+      const receipt = toReceipt(this.receiptCarrier, id, parsed, this.config.rejections);
       // The receipt can overtake the record of the submit; acknowledge only once it is stored.
       for (let attempt = 0; attempt < RECEIPT_RETRIES; attempt++) {
         try {
@@ -441,6 +441,11 @@ const STATUS_NAMES = new Map(Object.entries(errors).map(([name, code]) => [code,
 
 export function statusName(status: number): string {
   return STATUS_NAMES.get(status) ?? `ESME_0x${status.toString(16).padStart(4, "0")}`;
+}
+
+/** Whether `status` is one the SMPP 3.4 specification names (the others are the SMSC vendor's own). */
+export function isStandardStatus(status: number): boolean {
+  return STATUS_NAMES.has(status);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -11,9 +11,10 @@ import type {
   UnroutedTraffic,
 } from "../carrier.js";
 import { type CarrierMeter, type RouteState, unmetered } from "../carrier-meter.js";
+import { REJECTION_MEANINGS, statusCarrierError, statusHex } from "./dlt-rejections.js";
 import { carries, RouteOrder, unroutedTraffic } from "./route-selection.js";
 import type { SmppRoute } from "./smpp-config.js";
-import { type RouteAttempt, SmppRouteLink } from "./smpp-route.js";
+import { isStandardStatus, type RouteAttempt, SmppRouteLink } from "./smpp-route.js";
 
 export const SMPP_CARRIER = "smpp";
 
@@ -216,14 +217,7 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
             route: { name: link.name, receiptCarrier: link.receiptCarrier },
           };
         }
-        if (attempt.kind === "refused") {
-          const what = attempt.parts > 1 ? `part ${attempt.part} of ${attempt.parts}` : "the message";
-          return {
-            outcome: "permanent",
-            errorCode: attempt.status.toLowerCase(),
-            errorMessage: `The SMSC refused ${what}: ${attempt.status}.`,
-          };
-        }
+        if (attempt.kind === "refused") return refused(link, attempt);
         if (attempt.kind === "expired") return expired(attempt);
         if (attempt.kind === "abandoned") {
           return {
@@ -253,6 +247,24 @@ export function createSmppCarrier(routes: readonly SmppRoute[], deps: SmppCarrie
     async close() {
       await Promise.all(links.map((link) => link.close()));
     },
+  };
+}
+
+/**
+ * A permanent refusal: named by the route's table of operator rejections when it has the status
+ * (docs/dlt-compliance.md); else a standard SMPP status by its name in lower case
+ * (`esme_rinvdstadr`), a vendor's own as `carrier_rejected`. The status itself is kept for support.
+ */
+function refused(link: SmppRouteLink, attempt: Extract<RouteAttempt, { kind: "refused" }>): SendResult {
+  const standard = isStandardStatus(attempt.code);
+  const rejection = link.config.rejections.status(attempt.code);
+  const what = attempt.parts > 1 ? `part ${attempt.part} of ${attempt.parts}` : "the message";
+  const refusedWith = `The SMSC refused ${what}: ${standard ? attempt.status : statusHex(attempt.code)}.`;
+  return {
+    outcome: "permanent",
+    errorCode: rejection ?? (standard ? attempt.status.toLowerCase() : "carrier_rejected"),
+    errorMessage: rejection ? `${REJECTION_MEANINGS[rejection]} ${refusedWith}` : refusedWith,
+    carrierError: statusCarrierError(attempt.code, standard ? attempt.status : undefined),
   };
 }
 

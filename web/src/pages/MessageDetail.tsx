@@ -143,6 +143,11 @@ function MessageDetails({ message }: { message: MessageDetail }) {
               </Fact>
               <Fact term="Message">{message.error_message ?? "—"}</Fact>
             </dl>
+            {message.carrier_error ? (
+              <p className="small muted carrier-code">
+                Carrier code <span className="mono">{message.carrier_error}</span>
+              </p>
+            ) : null}
           </section>
         ) : null}
 
