@@ -96,7 +96,7 @@ export interface SendersTable {
   created_at: Timestamp;
 }
 
-/** What a whitelisted call to action is: a URL prefix or a callback number (docs/dlt-cta.md). */
+/** What a whitelisted call to action is: a URL prefix or a callback number (docs/dlt-compliance.md#whitelisted-links-and-numbers). */
 export type CtaKind = "url" | "number";
 
 export interface CtaEntriesTable {

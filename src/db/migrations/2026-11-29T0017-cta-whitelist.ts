@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Whitelisted calls to action (docs/dlt-cta.md): the URL prefixes and callback numbers an account
+ * Whitelisted calls to action (docs/dlt-compliance.md#whitelisted-links-and-numbers): the URL prefixes and callback numbers an account
  * whitelisted on DLT, each in its canonical form (`kind` `url`: `https://dky.in/app/`; `number`:
  * `+9118001234567`). Sends read them by account, which the primary key serves. Accounts of before
  * have none, so their sends are checked as before.
