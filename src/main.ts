@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { accountCommands } from "./cli/accounts.js";
 import { backupCommands } from "./cli/backup.js";
+import { ctaCommands } from "./cli/cta.js";
 import { dltCommands } from "./cli/dlt.js";
 import { keyCommands } from "./cli/keys.js";
 import { otpCommands } from "./cli/otp.js";
@@ -23,6 +24,7 @@ serverCommands(program, output);
 accountCommands(program, output);
 keyCommands(program, output);
 dltCommands(program, output);
+ctaCommands(program, output);
 otpCommands(program, output);
 webhookCommands(program, output);
 backupCommands(program, output);

@@ -863,7 +863,7 @@ export interface operations {
              *     - `unsupported_destination`: a valid number of a country other than India
              *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)
              *     - `template_inactive`: the template is registered but inactive
-             *     - `cta_not_whitelisted`
+             *     - `cta_not_whitelisted`: a `url`/`urlott` value does not start with one of the account's whitelisted URL prefixes, or a `cbn` value is not one of its whitelisted numbers; nothing is charged
              */
             422: {
                 headers: {

@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import type { App } from "../http/types.js";
+import { ctaRoutes } from "./routes/cta.js";
 import { keyRoutes } from "./routes/keys.js";
 import { messageRoutes } from "./routes/messages.js";
 import { otpSettingsRoutes } from "./routes/otp-settings.js";
@@ -17,6 +18,7 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
   messageRoutes(app, ctx);
   registryRoutes(app, ctx);
   tmChainRoutes(app, ctx);
+  ctaRoutes(app, ctx);
   otpSettingsRoutes(app, ctx);
   webhookRoutes(app, ctx);
 }

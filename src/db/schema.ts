@@ -98,6 +98,17 @@ export interface SendersTable {
   created_at: Timestamp;
 }
 
+/** What a whitelisted call to action is: a URL prefix or a callback number (docs/dlt-compliance.md#whitelisted-links-and-numbers). */
+export type CtaKind = "url" | "number";
+
+export interface CtaEntriesTable {
+  account_id: string;
+  kind: CtaKind;
+  /** Canonical: `https://dky.in/app/` (lower-case scheme and host, path as given) or `+9118001234567`. */
+  value: string;
+  created_at: Timestamp;
+}
+
 export interface TemplatesTable {
   id: string;
   account_id: string;
@@ -384,6 +395,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   senders: SendersTable;
   templates: TemplatesTable;
+  cta_entries: CtaEntriesTable;
   messages: MessagesTable;
   carrier_messages: CarrierMessagesTable;
   sandbox_messages: SandboxMessagesTable;

@@ -34,6 +34,8 @@ const ERROR_MEANINGS: Partial<Record<ErrorCode, string>> = {
   channel_not_configured:
     "the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)",
   template_inactive: "the template is registered but inactive",
+  cta_not_whitelisted:
+    "a `url`/`urlott` value does not start with one of the account's whitelisted URL prefixes, or a `cbn` value is not one of its whitelisted numbers; nothing is charged",
   resend_cooldown:
     "an OTP was sent to this number less than the cooldown ago; `Retry-After` says when to resend",
   unavailable: "the server is shutting down, or its database cannot be reached",

@@ -6,7 +6,7 @@ import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../lib/phone.js";
 import type { MessageView } from "../messages/store.js";
 import { queueSends, type Refusals } from "./queue.js";
-import { prepareSms, withHeaderCase } from "./send.js";
+import { ctaWhitelistFor, prepareSms, withHeaderCase } from "./send.js";
 import type { PreparedSms, SmsSendRequest } from "./types.js";
 
 export const MAX_BATCH_MESSAGES = 1_000;
@@ -59,12 +59,18 @@ export async function sendSmsBatch(
     ),
   ]);
 
+  const cta = await ctaWhitelistFor(ctx, accountId, templates.values());
+
   const checked: Array<MessageView | BatchItemError | undefined> = [];
   const prepared: Array<{ index: number; sms: PreparedSms }> = [];
   items.forEach((item, index) => {
     try {
       requireIndianMobile(item.to);
-      const registry = { senderKnown: senders.has(item.sender), template: templates.get(item.template_id) };
+      const registry = {
+        senderKnown: senders.has(item.sender),
+        template: templates.get(item.template_id),
+        cta,
+      };
       const sms = prepareSms(ctx, principal, item, registry, true);
       prepared.push({ index, sms });
       checked.push(undefined);

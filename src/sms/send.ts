@@ -1,5 +1,7 @@
 import type { AppContext } from "../context.js";
 import { readTogether } from "../db/read-together.js";
+import { type CtaWhitelist, hasCtaSlot, requireWhitelistedCtas } from "../dlt/cta/match.js";
+import { readCtaWhitelist } from "../dlt/cta/store.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
@@ -38,7 +40,8 @@ export async function sendSms(
     `send:${request.sender}:${request.template_id}`,
     () => readSendRegistry(ctx, accountId, request.sender, request.template_id),
   );
-  const prepared = prepareSms(ctx, principal, request, registry, false);
+  const cta = await ctaWhitelistFor(ctx, accountId, [registry.template]);
+  const prepared = prepareSms(ctx, principal, request, { ...registry, cta }, false);
   const [refusal] = await queueSends(ctx, {
     scope: { accountId, environment },
     sends: [prepared],
@@ -54,6 +57,26 @@ export async function sendSms(
 /** The send with its sender as headers are registered: compared case-insensitively (docs/sms.md). */
 export function withHeaderCase(send: SmsSendRequest): SmsSendRequest {
   return { ...send, sender: send.sender.toUpperCase() };
+}
+
+/**
+ * The account's CTA whitelist (through the settings cache) when a send with one of `templates`
+ * is checked against it: one has a `url`, `urlott` or `cbn` slot and DLT_TEMPLATE_RULES is not
+ * `off`. Otherwise nothing is read.
+ */
+export async function ctaWhitelistFor(
+  ctx: AppContext,
+  accountId: string,
+  templates: Iterable<Template | undefined>,
+): Promise<CtaWhitelist | undefined> {
+  for (const template of templates) {
+    if (template && needsCtaCheck(ctx, template)) return readCtaWhitelist(ctx, accountId);
+  }
+  return undefined;
+}
+
+function needsCtaCheck(ctx: AppContext, template: Template): boolean {
+  return ctx.dltTemplateRules !== "off" && hasCtaSlot(template.placeholders);
 }
 
 /** Whether `sender` is registered, and the template: read together (one round trip on PostgreSQL). */
@@ -109,6 +132,11 @@ export function prepareSms(
   }
   const variables = request.variables ?? {};
   checkVariables(template, variables, ctx.maxVariableLength);
+  if (needsCtaCheck(ctx, template)) {
+    if (!registry.cta)
+      throw new Error("a send with a CTA slot was prepared without the account's CTA whitelist");
+    requireWhitelistedCtas(ctx.dltTemplateRules, registry.cta, variables);
+  }
 
   const text = renderTemplate(template.content, variables);
   const { encoding, segments } = analyseSms(text);

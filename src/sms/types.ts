@@ -1,4 +1,5 @@
 import type { MessagesTable } from "../db/schema.js";
+import type { CtaWhitelist } from "../dlt/cta/match.js";
 import type { Template } from "../dlt/registry.js";
 import type { MessageView } from "../messages/store.js";
 import type { SendTimingRequest } from "./timing.js";
@@ -15,6 +16,8 @@ export interface SmsSendRequest extends SendTimingRequest {
 export interface SendRegistry {
   senderKnown: boolean;
   template: Template | undefined;
+  /** The account's CTA whitelist: read (`ctaWhitelistFor`) when the template has a CTA slot. */
+  cta?: CtaWhitelist;
 }
 
 /** A send that passed every check, rendered and priced: its message row and the view the API answers. */

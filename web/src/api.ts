@@ -156,6 +156,15 @@ export interface Sender {
   created_at: string;
 }
 
+/** A whitelisted call to action: a URL prefix or a callback number, in canonical form. */
+export type CtaKind = "url" | "number";
+
+export interface CtaEntry {
+  kind: CtaKind;
+  value: string;
+  created_at: string;
+}
+
 export type TemplateStatus = "active" | "inactive";
 
 export interface Template {
@@ -435,6 +444,11 @@ export const api = {
   listSenders: (signal?: AbortSignal) => request<{ data: Sender[] }>("GET", "/senders", { signal }),
   addSender: (sender: string) => request<Sender>("POST", "/senders", { body: { sender } }),
   removeSender: (sender: string) => request<void>("DELETE", `/senders/${encodeURIComponent(sender)}`),
+
+  listCtaEntries: (signal?: AbortSignal) => request<{ data: CtaEntry[] }>("GET", "/cta", { signal }),
+  addCtaEntry: (kind: CtaKind, value: string) => request<CtaEntry>("POST", "/cta", { body: { kind, value } }),
+  removeCtaEntry: (kind: CtaKind, value: string) =>
+    request<void>("DELETE", "/cta", { query: { kind, value } }),
 
   listTemplates: (signal?: AbortSignal) => request<{ data: Template[] }>("GET", "/templates", { signal }),
   addTemplate: (template: NewTemplate) => request<Template>("POST", "/templates", { body: template }),

@@ -10,6 +10,7 @@ import {
   type TemplateChange,
 } from "../api";
 import { ConfirmDialog } from "../components/ConfirmDialog";
+import { CtaWhitelist } from "../components/CtaWhitelist";
 import { Dialog } from "../components/Dialog";
 import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
 import { Field, FieldError } from "../components/Field";
@@ -56,6 +57,7 @@ export function TemplatesPage() {
           )
         }
       />
+      <CtaWhitelist />
       <TmChainSection />
     </>
   );
