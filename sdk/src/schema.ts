@@ -858,6 +858,7 @@ export interface operations {
              *     - `unsupported_destination`: a valid number of a country other than India
              *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)
              *     - `template_inactive`: the template is registered but inactive
+             *     - `cta_not_whitelisted`
              */
             422: {
                 headers: {
@@ -873,7 +874,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "idempotency_key_reused" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive";
+                            code: "idempotency_key_reused" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive" | "cta_not_whitelisted";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -1040,7 +1041,7 @@ export interface operations {
                                  * @example insufficient_balance
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "insufficient_balance" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive" | "rate_limited";
+                                code: "invalid_request" | "insufficient_balance" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive" | "cta_not_whitelisted" | "rate_limited";
                                 message: string;
                                 /** @description The item's field at fault, e.g. to or variables.otp */
                                 param?: string;
