@@ -8,22 +8,22 @@ import type {
   DeletedWebhookEndpoint,
   EventListParams,
   Message,
-  MessagePage,
   Otp,
   OtpDetails,
   OtpSendParams,
   OtpVerification,
   OtpVerifyParams,
-  SandboxMessage,
+  SandboxMessageList,
   SandboxMessagesParams,
   SmsBatchParams,
   SmsBatchResult,
   SmsListParams,
   SmsSendParams,
-  WebhookAttempt,
+  WebhookAttemptList,
   WebhookAttemptsParams,
   WebhookCreateParams,
   WebhookEndpoint,
+  WebhookEndpointList,
   WebhookReplay,
   WebhookReplayParams,
   WebhookUpdateParams,
@@ -158,6 +158,7 @@ export class SmsApi extends Resource {
   /**
    * Every message that matches, newest first, fetched page by page as you iterate
    * (`GET /v2/sms`): `for await (const message of dakiya.sms.list({ status: "failed" }))`.
+   * Awaited, it is the first page, `{ data, has_more }`, as the route answers.
    */
   list(params: SmsListParams = {}, options?: RequestOptions): AutoPaginatedList<Message> {
     const { starting_after: start, ...filter } = params;
@@ -217,6 +218,7 @@ export class EventsApi extends Resource {
   /**
    * Events after a cursor, oldest first, fetched page by page as you iterate (`GET /v2/events`).
    * Keep the last id you handled and pass it as `after` next time to catch up from there.
+   * Awaited, it is the first page, `{ data, has_more }`, as the route answers.
    */
   list(params: EventListParams = {}, options?: RequestOptions): AutoPaginatedList<DakiyaEvent> {
     const { after: start, ...filter } = params;
@@ -252,13 +254,9 @@ export class WebhooksApi extends Resource {
     );
   }
 
-  /** The environment's endpoints, newest first, without their secrets (`GET /v2/webhooks`). */
-  async list(options?: RequestOptions): Promise<WebhookEndpoint[]> {
-    const page = await this.call(
-      ({ headers, signal }) => this.api.GET("/v2/webhooks", { headers, signal }),
-      options,
-    );
-    return page.data;
+  /** The environment's endpoints, newest first, without their secrets (`GET /v2/webhooks`): `{ data }`. */
+  list(options?: RequestOptions): Promise<WebhookEndpointList> {
+    return this.call(({ headers, signal }) => this.api.GET("/v2/webhooks", { headers, signal }), options);
   }
 
   /** An endpoint, with its secret (`GET /v2/webhooks/{id}`). */
@@ -316,13 +314,13 @@ export class WebhooksApi extends Resource {
     );
   }
 
-  /** The latest delivery attempts, newest first (`GET …/attempts`; `limit` 1–100, default 20). */
-  async attempts(
+  /** The latest delivery attempts, newest first (`GET …/attempts`; `limit` 1–100, default 20): `{ data }`. */
+  attempts(
     id: string,
     params?: WebhookAttemptsParams,
     options?: RequestOptions,
-  ): Promise<WebhookAttempt[]> {
-    const page = await this.call(
+  ): Promise<WebhookAttemptList> {
+    return this.call(
       ({ headers, signal }) =>
         this.api.GET("/v2/webhooks/{id}/attempts", {
           params: { path: { id }, query: params },
@@ -331,7 +329,6 @@ export class WebhooksApi extends Resource {
         }),
       options,
     );
-    return page.data;
   }
 
   /** Delivers again every subscribed event created at or after `since` (`POST …/replay`). */
@@ -350,13 +347,12 @@ export class WebhooksApi extends Resource {
 }
 
 export class SandboxApi extends Resource {
-  /** What sandbox keys sent, newest first (`GET /v2/sandbox/messages`; sandbox keys only). */
-  async messages(params?: SandboxMessagesParams, options?: RequestOptions): Promise<SandboxMessage[]> {
-    const page = await this.call(
+  /** What sandbox keys sent, newest first (`GET /v2/sandbox/messages`; sandbox keys only): `{ data }`. */
+  messages(params?: SandboxMessagesParams, options?: RequestOptions): Promise<SandboxMessageList> {
+    return this.call(
       ({ headers, signal }) =>
         this.api.GET("/v2/sandbox/messages", { params: { query: params }, headers, signal }),
       options,
     );
-    return page.data;
   }
 }

@@ -48,14 +48,20 @@ export type EventType = DakiyaEvent["type"];
 export type WebhookCreateParams = Body<"/v2/webhooks", "post">;
 export type WebhookUpdateParams = Body<"/v2/webhooks/{id}", "patch">;
 export type WebhookEndpoint = Answer<"/v2/webhooks", "post", 201>;
+/** `GET /v2/webhooks`: `{ data }`, the endpoints without their secrets. */
+export type WebhookEndpointList = Answer<"/v2/webhooks", "get", 200>;
 export type DeletedWebhookEndpoint = Answer<"/v2/webhooks/{id}", "delete", 200>;
 export type WebhookAttemptsParams = Query<"/v2/webhooks/{id}/attempts", "get">;
-export type WebhookAttempt = ItemOf<Answer<"/v2/webhooks/{id}/attempts", "get", 200>>;
+/** `GET /v2/webhooks/{id}/attempts`: `{ data }`, the latest attempts first. */
+export type WebhookAttemptList = Answer<"/v2/webhooks/{id}/attempts", "get", 200>;
+export type WebhookAttempt = ItemOf<WebhookAttemptList>;
 export type WebhookReplayParams = Body<"/v2/webhooks/{id}/replay", "post">;
 export type WebhookReplay = Answer<"/v2/webhooks/{id}/replay", "post", 202>;
 
 export type SandboxMessagesParams = Query<"/v2/sandbox/messages", "get">;
-export type SandboxMessage = ItemOf<Answer<"/v2/sandbox/messages", "get", 200>>;
+/** `GET /v2/sandbox/messages`: `{ data }`, the newest first. */
+export type SandboxMessageList = Answer<"/v2/sandbox/messages", "get", 200>;
+export type SandboxMessage = ItemOf<SandboxMessageList>;
 
 type AnyOperation = { [P in keyof paths]: { [M in Method]: paths[P][M] }[Method] }[keyof paths];
 type AnyResponse = AnyOperation extends infer O

@@ -72,6 +72,13 @@ function recordingFetch(): { fetch: (request: Request) => Promise<Response>; sen
   };
 }
 
+/** The JSON body of a GET of the API with `key`, checked to be a 200. */
+async function restAt(baseUrl: string, key: string, path: string): Promise<unknown> {
+  const answer = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  expect(answer.status, path).toBe(200);
+  return answer.json();
+}
+
 /** The error a call rejects with; fails the test if it resolves. */
 async function failure(call: Promise<unknown>): Promise<DakiyaError> {
   try {
@@ -101,6 +108,8 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
     await app.listen({ host: "127.0.0.1", port: 0 });
     baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
+
+  const rest = (key: string, path: string) => restAt(baseUrl, key, path);
 
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
@@ -288,8 +297,8 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
 
       await drainQueue(ctx);
       const inbox = await dakiya.sandbox.messages({ to });
-      expect(inbox).toHaveLength(1);
-      const code = codeIn(itemAt(inbox, 0));
+      expect(inbox.data).toHaveLength(1);
+      const code = codeIn(itemAt(inbox.data, 0));
 
       expect(await dakiya.otp.verify({ to, code: wrong(code) })).toEqual({
         verified: false,
@@ -319,8 +328,36 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
       expect(after.map((event) => event.id)).toEqual(events.slice(3).map((event) => event.id));
     });
 
+    it("every list answers what its REST route answers: { data }, and has_more where the route pages", async () => {
+      const { dakiya, secret } = await account();
+      const to = nextNumber();
+      for (let i = 0; i < 3; i++) await dakiya.sms.send(order(to, `L-${i}`));
+      await dakiya.otp.send({ to: nextNumber() });
+      await drainQueue(ctx);
+
+      const inbox = await dakiya.sandbox.messages({ to, limit: 2 });
+      expect(inbox).toEqual(await rest(secret, `/v2/sandbox/messages?to=${encodeURIComponent(to)}&limit=2`));
+      expect(Object.keys(inbox)).toEqual(["data"]);
+      expect(inbox.data).toHaveLength(2);
+
+      // Awaited, a paging list is its first page; iterated, it is every item.
+      const firstPage = await dakiya.sms.list({ to, limit: 2 });
+      expect(firstPage).toEqual(await rest(secret, `/v2/sms?to=${encodeURIComponent(to)}&limit=2`));
+      expect(firstPage).toMatchObject({ has_more: true });
+      expect(firstPage.data).toHaveLength(2);
+      const events = await dakiya.events.list({ limit: 2 });
+      expect(events).toEqual(await rest(secret, "/v2/events?limit=2"));
+      expect(events.data).toHaveLength(2);
+
+      const list = dakiya.sms.list({ to, limit: 2 });
+      const [awaited, again] = [await list, await list];
+      expect(again).toBe(awaited);
+      expect((await list.toArray()).map((message) => message.id)).toHaveLength(3);
+      await expect(dakiya.sms.list({ limit: 0 })).rejects.toBeInstanceOf(InvalidRequestError);
+    });
+
     it("webhooks: create, list, get, update, test, attempts, rotate-secret, replay and remove", async () => {
-      const { dakiya } = await account();
+      const { dakiya, secret } = await account();
       const hooks = await receiver();
       dispatcher();
 
@@ -332,8 +369,9 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
       expect(created).toMatchObject({ url: hooks.url, events: ["otp.sent"], status: "enabled" });
       expect(created.secret).toMatch(/^whsec_/);
       const listed = await dakiya.webhooks.list();
-      expect(listed.map((endpoint) => endpoint.id)).toEqual([created.id]);
-      expect(listed[0]?.secret).toBeUndefined();
+      expect(listed).toEqual(await rest(secret, "/v2/webhooks"));
+      expect(listed.data.map((endpoint) => endpoint.id)).toEqual([created.id]);
+      expect(listed.data[0]?.secret).toBeUndefined();
       expect((await dakiya.webhooks.get(created.id)).secret).toBe(created.secret);
       const updated = await dakiya.webhooks.update(created.id, { description: null, events: ["*"] });
       expect(updated).toMatchObject({ description: null, events: ["*"] });
@@ -349,10 +387,12 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
         type: "webhook.test",
         data: { webhook_id: created.id },
       });
-      await waitFor(async () => (await dakiya.webhooks.attempts(created.id)).length >= 1, 10_000);
-      expect(await dakiya.webhooks.attempts(created.id, { limit: 5 })).toMatchObject([
-        { event_id: testEvent.id, event_type: "webhook.test", attempt: 1, status_code: 200 },
-      ]);
+      await waitFor(async () => (await dakiya.webhooks.attempts(created.id)).data.length >= 1, 10_000);
+      const attempts = await dakiya.webhooks.attempts(created.id, { limit: 5 });
+      expect(attempts).toMatchObject({
+        data: [{ event_id: testEvent.id, event_type: "webhook.test", attempt: 1, status_code: 200 }],
+      });
+      expect(attempts).toEqual(await rest(secret, `/v2/webhooks/${created.id}/attempts?limit=5`));
 
       // An event before the rotation, replayed after it: signed under the old and the new secret.
       const since = new Date(Date.now() - 1000).toISOString();
