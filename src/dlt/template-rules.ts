@@ -76,11 +76,15 @@ export function templateRuleWarnings(content: string, justification: string | nu
   if (100 * fixed < MIN_FIXED_TEXT_PERCENT * total) {
     const percent = Math.floor((100 * fixed) / total);
     const missing = fixedTextNeeded(slots.length) - fixed;
+    const against =
+      slots.length === 1
+        ? `${PLACEHOLDER_WEIGHT} for its variable slot`
+        : `${PLACEHOLDER_WEIGHT} for each of its ${slots.length} variable slots`;
     warnings.push({
       code: "fixed_text_below_30_percent",
       message:
-        `Fixed text is ${percent}% of the message (${fixed} fixed characters against ${PLACEHOLDER_WEIGHT} for each ` +
-        `of ${slots.length} variable slots); TRAI requires at least ${MIN_FIXED_TEXT_PERCENT}%. Add at least ` +
+        `Fixed text is ${percent}% of the message (${fixed} fixed character${fixed === 1 ? "" : "s"} against ${against}); ` +
+        `TRAI requires at least ${MIN_FIXED_TEXT_PERCENT}%. Add at least ` +
         `${missing} more fixed character${missing === 1 ? "" : "s"} to the approved text, or use fewer variables.`,
     });
   }

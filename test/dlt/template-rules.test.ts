@@ -84,8 +84,11 @@ describe("TRAI's template rules", () => {
     expect(codes(shaped(90, 7), "seven")).toEqual([]);
     expect(codes(shaped(89, 7), "seven")).toEqual(["fixed_text_below_30_percent"]);
     expect(warningOf(shaped(89, 7), "fixed_text_below_30_percent", "seven")?.message).toBe(
-      "Fixed text is 29% of the message (89 fixed characters against 30 for each of 7 variable slots); " +
+      "Fixed text is 29% of the message (89 fixed characters against 30 for each of its 7 variable slots); " +
         "TRAI requires at least 30%. Add at least 1 more fixed character to the approved text, or use fewer variables.",
+    );
+    expect(warningOf(shaped(12, 1), "fixed_text_below_30_percent")?.message).toMatch(
+      /^Fixed text is 28% of the message \(12 fixed characters against 30 for its variable slot\); .* Add at least 1 more fixed character to/,
     );
     expect(warningOf(shaped(0, 2), "fixed_text_below_30_percent")?.message).toMatch(
       /^Fixed text is 0% .* Add at least 26 more fixed characters/,

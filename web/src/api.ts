@@ -1,4 +1,5 @@
 /** Typed client for the dashboard API (`/dashboard/api/*`, see docs/dashboard-api.md). */
+import type { TemplateWarning } from "../../src/dlt/template-rules";
 
 export type Environment = "live" | "sandbox";
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
@@ -166,9 +167,15 @@ export interface Template {
   placeholders: string[];
   senders: string[];
   status: TemplateStatus;
+  /** Why the template has more than 3 variables, as given on the DLT portal; null when none. */
+  variables_justification: string | null;
+  /** TRAI's template rules it breaks, each with the reason and the fix; empty when none. */
+  warnings: TemplateWarning[];
   created_at: string;
   updated_at: string;
 }
+
+export type { TemplateWarning };
 
 export interface NewTemplate {
   template_id: string;
@@ -177,6 +184,7 @@ export interface NewTemplate {
   category: TemplateCategory;
   senders: string[];
   content: string;
+  variables_justification: string;
 }
 
 /** What an edit of a template may change (its template id stays); only the fields given change. */
@@ -186,6 +194,8 @@ export interface TemplateChange {
   category?: TemplateCategory;
   senders?: string[];
   content?: string;
+  /** An empty string clears it. */
+  variables_justification?: string;
 }
 
 export interface OtpSettings {
