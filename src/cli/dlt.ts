@@ -20,7 +20,9 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
 
   sender
     .command("add")
-    .description("register a DLT header: 6 letters (transactional, service) or 6 digits (promotional)")
+    .description(
+      "register a DLT header: 6 letters (transactional, service-implicit) or 6 digits (promotional, service-explicit)",
+    )
     .requiredOption("--account <id>", "account id (acct_…)")
     .requiredOption("--sender <header>", "the header, e.g. DAKIYA")
     .action(async (opts: { account: string; sender: string }) => {

@@ -97,8 +97,8 @@ export async function addSender(ctx: AppContext, accountId: string, sender: stri
   if (!LETTER_HEADER.test(header) && !DIGIT_HEADER.test(header)) {
     throw new ApiError(
       "invalid_request",
-      `sender ${JSON.stringify(sender)} is not a DLT header: 6 letters A-Z for transactional and service ` +
-        "templates, or 6 digits for promotional ones.",
+      `sender ${JSON.stringify(sender)} is not a DLT header: 6 letters A-Z for transactional and ` +
+        "service-implicit templates, or 6 digits for promotional and service-explicit ones.",
       "sender",
     );
   }
