@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { AppContext } from "./context.js";
 import { type CarrierSettings, createCarriers } from "./delivery/carriers/wiring.js";
 import type { WorkerOptions } from "./delivery/worker-options.js";
+import { logTemplateWarnings } from "./dlt/registry.js";
 import type { App } from "./http/types.js";
 import { startMetricsListener } from "./metrics/listener.js";
 import { startBackgroundLoops } from "./worker.js";
@@ -36,6 +37,7 @@ export async function startServer(
     if (ctx.shuttingDown) reply.header("Connection", "close");
     done(null, payload);
   });
+  await logTemplateWarnings(ctx);
   await app.listen({ host: options.host, port: options.port });
   const { address, port } = app.server.address() as AddressInfo;
   const metricsListener = ctx.metrics.listener

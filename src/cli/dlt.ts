@@ -9,7 +9,7 @@ import {
   removeSender,
   type Sender,
   setTemplateStatus,
-  type Template,
+  type TemplateView,
 } from "../dlt/registry.js";
 import { removeTemplate, type TemplateChanges, updateTemplate } from "../dlt/template-edits.js";
 import { ConfigError } from "../errors.js";
@@ -20,7 +20,9 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
 
   sender
     .command("add")
-    .description("register a DLT header: 6 letters (transactional, service) or 6 digits (promotional)")
+    .description(
+      "register a DLT header: 6 letters (transactional, service-implicit) or 6 digits (promotional, service-explicit)",
+    )
     .requiredOption("--account <id>", "account id (acct_…)")
     .requiredOption("--sender <header>", "the header, e.g. DAKIYA")
     .action(async (opts: { account: string; sender: string }) => {
@@ -75,9 +77,13 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
       parseList,
     )
     .requiredOption("--content <text>", 'the approved text, e.g. "Your code is {#otp#}"')
+    .option(
+      "--variables-justification <text>",
+      "why the template has more than 3 variables, as given on the DLT portal",
+    )
     .action(async ({ account, ...template }: Omit<NewTemplate, "accountId"> & { account: string }) => {
       const added = await withContext((ctx) => addTemplate(ctx, { accountId: account, ...template }));
-      print(output(), added, [`Registered ${describeTemplate(added)}`]);
+      print(output(), added, describeTemplate(added, "Registered "));
     });
 
   template
@@ -86,7 +92,11 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
     .requiredOption("--account <id>", "account id (acct_…)")
     .action(async (opts: { account: string }) => {
       const data = await withContext((ctx) => listTemplates(ctx, opts.account));
-      print(output(), { data }, data.length === 0 ? ["No templates."] : data.map(describeTemplate));
+      print(
+        output(),
+        { data },
+        data.length === 0 ? ["No templates."] : data.flatMap((one) => describeTemplate(one)),
+      );
     });
 
   template
@@ -101,6 +111,10 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
     .option("--name <name>", "a name to tell templates apart")
     .option("--entity-id <digits>", "DLT principal entity (PE) id")
     .addOption(new Option("--category <category>", "the DLT category").choices(TEMPLATE_CATEGORIES))
+    .option(
+      "--variables-justification <text>",
+      'why the template has more than 3 variables, as given on the DLT portal ("" clears it)',
+    )
     .action(
       async ({
         account,
@@ -109,11 +123,11 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
       }: TemplateChanges & { account: string; templateId: string }) => {
         if (Object.values(changes).every((value) => value === undefined)) {
           throw new ConfigError(
-            "template update: nothing to change; give --content, --senders, --name, --entity-id or --category.",
+            "template update: nothing to change; give --content, --senders, --name, --entity-id, --category or --variables-justification.",
           );
         }
         const updated = await withContext((ctx) => updateTemplate(ctx, account, templateId, changes));
-        print(output(), updated, [`Updated ${describeTemplate(updated)}`]);
+        print(output(), updated, describeTemplate(updated, "Updated "));
       },
     );
 
@@ -158,11 +172,17 @@ function describeSender(sender: Sender): string {
   return `${sender.sender} registered ${sender.created_at}`;
 }
 
-function describeTemplate(template: Template): string {
+/** A template on one line, then its justification and each DLT warning on a line of its own. */
+function describeTemplate(template: TemplateView, prefix = ""): string[] {
   const placeholders = template.placeholders.length === 0 ? "none" : template.placeholders.join(",");
-  return (
-    `${template.template_id} ${template.status} ${template.category} "${template.name}" ` +
-    `entity ${template.entity_id} senders ${template.senders.join(",")} placeholders ${placeholders}: ` +
-    JSON.stringify(template.content)
-  );
+  const lines = [
+    `${prefix}${template.template_id} ${template.status} ${template.category} "${template.name}" ` +
+      `entity ${template.entity_id} senders ${template.senders.join(",")} placeholders ${placeholders}: ` +
+      JSON.stringify(template.content),
+  ];
+  if (template.variables_justification !== null) {
+    lines.push(`  variables justification: ${JSON.stringify(template.variables_justification)}`);
+  }
+  for (const warning of template.warnings) lines.push(`  DLT warning ${warning.code}: ${warning.message}`);
+  return lines;
 }

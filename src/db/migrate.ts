@@ -14,6 +14,7 @@ import * as webhookEndpointDueIndex from "./migrations/2026-11-26T0012-webhook-e
 import * as rateBucketClock from "./migrations/2026-11-27T0013-rate-bucket-clock.js";
 import * as mixedTraffic from "./migrations/2026-11-29T0014-mixed-traffic.js";
 import * as voiceCallerId from "./migrations/2026-11-29T0015-voice-caller-id.js";
+import * as templateRules from "./migrations/2026-11-29T0016-template-rules.js";
 import * as ctaWhitelist from "./migrations/2026-11-29T0017-cta-whitelist.js";
 import * as carrierError from "./migrations/2026-11-29T0018-carrier-error.js";
 import * as tmChain from "./migrations/2026-11-29T0019-tm-chain.js";
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-27T0013-rate-bucket-clock": rateBucketClock,
   "2026-11-29T0014-mixed-traffic": mixedTraffic,
   "2026-11-29T0015-voice-caller-id": voiceCallerId,
+  "2026-11-29T0016-template-rules": templateRules,
   "2026-11-29T0017-cta-whitelist": ctaWhitelist,
   "2026-11-29T0018-carrier-error": carrierError,
   "2026-11-29T0019-tm-chain": tmChain,

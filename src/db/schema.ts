@@ -125,6 +125,10 @@ export interface TemplatesTable {
   /** JSON array of the senders the template may go out under. */
   senders: string;
   status: TemplateStatus;
+  /** Why the template has more than 3 variables, as given on the DLT portal; null when none was given. */
+  variables_justification: string | null;
+  /** JSON array of the TRAI template rules it breaks, `{code, message}` (src/dlt/template-rules.ts). */
+  warnings: string;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -4,6 +4,7 @@
  */
 
 import { requireAccountExists } from "../accounts/accounts.js";
+import type { DltTemplateRules } from "../config.js";
 import type { AppContext } from "../context.js";
 import {
   type DbOrTrx,
@@ -18,12 +19,19 @@ import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
 import { parseTemplateContent } from "./placeholders.js";
+import {
+  MAX_JUSTIFICATION_LENGTH,
+  type TemplateRuleCode,
+  type TemplateWarning,
+  templateRuleWarnings,
+} from "./template-rules.js";
 
 export interface Sender {
   sender: string;
   created_at: string;
 }
 
+/** A template as sends read it. */
 export interface Template {
   id: string;
   template_id: string;
@@ -38,6 +46,30 @@ export interface Template {
   updated_at: string;
 }
 
+/** A template as people see it (dashboard, CLI): with TRAI's template rules it breaks. */
+export interface TemplateView extends Template {
+  variables_justification: string | null;
+  /** Empty when it breaks none, or when DLT_TEMPLATE_RULES is `off`. */
+  warnings: TemplateWarning[];
+}
+
+/** The columns sends read: a template's rules and warnings are for people, not for sends. */
+export const TEMPLATE_SEND_COLUMNS = [
+  "id",
+  "account_id",
+  "template_id",
+  "entity_id",
+  "name",
+  "category",
+  "content",
+  "placeholders",
+  "senders",
+  "status",
+  "created_at",
+  "updated_at",
+] as const satisfies ReadonlyArray<keyof TemplatesTable>;
+export type TemplateSendRow = Pick<TemplatesTable, (typeof TEMPLATE_SEND_COLUMNS)[number]>;
+
 export interface NewTemplate {
   accountId: string;
   /** DLT content template id: digits, kept as a string (DLT issues 19, beyond safe integers). */
@@ -48,12 +80,14 @@ export interface NewTemplate {
   category: TemplateCategory;
   senders: string[];
   content: string;
+  /** Why the template has more than 3 variables, as given on the DLT portal. */
+  variablesJustification?: string | null;
 }
 
 export const TEMPLATE_STATUSES: readonly TemplateStatus[] = ["active", "inactive"];
-/** Transactional and service headers: 6 letters. */
+/** Transactional and service-implicit headers: 6 letters. */
 const LETTER_HEADER = /^[A-Z]{6}$/;
-/** Promotional headers: 6 digits, the first the consumer preference category. */
+/** Promotional and (since May 2025) service-explicit headers: 6 digits, the first the consumer preference category. */
 const DIGIT_HEADER = /^[0-9]{6}$/;
 const DLT_ID = /^[0-9]{1,30}$/;
 export const MAX_TEMPLATE_NAME_LENGTH = 100;
@@ -63,8 +97,8 @@ export async function addSender(ctx: AppContext, accountId: string, sender: stri
   if (!LETTER_HEADER.test(header) && !DIGIT_HEADER.test(header)) {
     throw new ApiError(
       "invalid_request",
-      `sender ${JSON.stringify(sender)} is not a DLT header: 6 letters A-Z for transactional and service ` +
-        "templates, or 6 digits for promotional ones.",
+      `sender ${JSON.stringify(sender)} is not a DLT header: 6 letters A-Z for transactional and ` +
+        "service-implicit templates, or 6 digits for promotional and service-explicit ones.",
       "sender",
     );
   }
@@ -136,12 +170,14 @@ export async function removeSender(
   return removed;
 }
 
-export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<Template> {
+export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<TemplateView> {
   const templateId = requireDltId(input.templateId, "template_id");
   const entityId = requireDltId(input.entityId, "entity_id");
   const name = requireTemplateName(input.name);
   const senders = requireTemplateSenders(input.category, input.senders);
   const { content, placeholders } = parseTemplateContent(input.content);
+  const justification = requireJustification(input.variablesJustification);
+  const warnings = checkTemplateRules(ctx.dltTemplateRules, content, justification);
 
   const now = isoNow(ctx.clock);
   const row: TemplatesTable = {
@@ -155,6 +191,8 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
     placeholders: JSON.stringify(placeholders),
     senders: JSON.stringify(senders),
     status: "active",
+    variables_justification: justification,
+    warnings: JSON.stringify(warnings),
     created_at: now,
     updated_at: now,
   };
@@ -176,7 +214,47 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
     }
   });
   ctx.settingsCache.forget(input.accountId);
-  return toTemplate(row);
+  return toTemplateView(row, ctx.dltTemplateRules);
+}
+
+/**
+ * TRAI's template rules on `content` (as stored) and `justification`: every breach, whatever the
+ * mode, so that the warnings are there when the mode changes. In `strict` mode a breach refuses
+ * the template (`template_rule`): `param` `content`, or `variables_justification` when a
+ * justification alone would mend it.
+ */
+export function checkTemplateRules(
+  mode: DltTemplateRules,
+  content: string,
+  justification: string | null,
+): TemplateWarning[] {
+  const warnings = templateRuleWarnings(content, justification);
+  if (mode !== "strict" || warnings.length === 0) return warnings;
+  const justificationOnly: TemplateRuleCode = "too_many_variables";
+  throw new ApiError(
+    "template_rule",
+    `The template breaks TRAI's template rules, and this server refuses such templates: ${warnings
+      .map((warning) => `${warning.code}: ${warning.message}`)
+      .join(" ")}`,
+    warnings.every((warning) => warning.code === justificationOnly) ? "variables_justification" : "content",
+  );
+}
+
+/**
+ * A `variables_justification`, trimmed; null when none or only white space was given.
+ * `invalid_request` (param `variables_justification`) when it is longer than 1000 characters.
+ */
+export function requireJustification(raw: string | null | undefined): string | null {
+  const justification = (raw ?? "").trim();
+  if (justification === "") return null;
+  if ([...justification].length > MAX_JUSTIFICATION_LENGTH) {
+    throw new ApiError(
+      "invalid_request",
+      `variables_justification must be at most ${MAX_JUSTIFICATION_LENGTH} characters.`,
+      "variables_justification",
+    );
+  }
+  return justification;
 }
 
 /** A template's name, trimmed; `invalid_request` (param `name`) unless 1 to 100 characters. */
@@ -194,7 +272,8 @@ export function requireTemplateName(raw: string): string {
 
 /**
  * A template's senders, upper-cased and without repeats, checked against its category: 6 letters
- * for transactional and service templates, 6 digits for promotional ones.
+ * for transactional and service-implicit templates, 6 digits for promotional and service-explicit
+ * ones (service-explicit templates were migrated to promotional by DLT in May 2025).
  */
 export function requireTemplateSenders(category: TemplateCategory, raw: readonly string[]): string[] {
   if (!TEMPLATE_CATEGORIES.includes(category)) {
@@ -208,12 +287,16 @@ export function requireTemplateSenders(category: TemplateCategory, raw: readonly
   if (senders.length === 0) {
     throw new ApiError("invalid_request", "a template needs at least one sender.", "senders");
   }
-  const promotional = category === "promotional";
-  const misfit = senders.find((s) => !(promotional ? DIGIT_HEADER : LETTER_HEADER).test(s));
+  const digits = category === "promotional" || category === "service_explicit";
+  const misfit = senders.find((s) => !(digits ? DIGIT_HEADER : LETTER_HEADER).test(s));
   if (misfit !== undefined) {
-    const rule = promotional
-      ? "promotional templates go out under 6-digit headers"
-      : `${category} templates go out under 6-letter headers`;
+    const rule =
+      category === "promotional"
+        ? "promotional templates go out under 6-digit headers"
+        : category === "service_explicit"
+          ? "service_explicit templates go out under 6-digit headers: since May 2025 DLT treats " +
+            "service-explicit content as promotional, so it needs a promotional (numeric) header"
+          : `${category} templates go out under 6-letter headers`;
     throw new ApiError("invalid_request", `sender ${misfit} does not fit: ${rule}.`, "senders");
   }
   return senders;
@@ -245,7 +328,7 @@ export async function requireRegisteredSenders(
 }
 
 /** The account's templates as shown to people: each lists only its senders still registered. */
-export async function listTemplates(ctx: AppContext, accountId: string): Promise<Template[]> {
+export async function listTemplates(ctx: AppContext, accountId: string): Promise<TemplateView[]> {
   await requireAccountExists(ctx.db, accountId);
   const [rows, registered] = await Promise.all([
     ctx.db
@@ -257,7 +340,7 @@ export async function listTemplates(ctx: AppContext, accountId: string): Promise
       .execute(),
     registeredSenders(ctx.db, accountId),
   ]);
-  return rows.map((row) => withRegisteredSenders(toTemplate(row), registered));
+  return rows.map((row) => withRegisteredSenders(toTemplateView(row, ctx.dltTemplateRules), registered));
 }
 
 export async function setTemplateStatus(
@@ -265,7 +348,7 @@ export async function setTemplateStatus(
   accountId: string,
   templateId: string,
   status: TemplateStatus,
-): Promise<Template> {
+): Promise<TemplateView> {
   if (!TEMPLATE_STATUSES.includes(status)) {
     throw new ApiError("invalid_request", `status must be one of ${TEMPLATE_STATUSES.join(", ")}.`, "status");
   }
@@ -278,7 +361,10 @@ export async function setTemplateStatus(
     .executeTakeFirst();
   if (!row) throw new ApiError("not_found", `No template ${templateId} on this account.`, "template_id");
   ctx.settingsCache.forget(accountId);
-  return withRegisteredSenders(toTemplate(row), await registeredSenders(ctx.db, accountId));
+  return withRegisteredSenders(
+    toTemplateView(row, ctx.dltTemplateRules),
+    await registeredSenders(ctx.db, accountId),
+  );
 }
 
 /**
@@ -298,7 +384,7 @@ export async function findTemplate(
 export function templateQuery(db: DbOrTrx, accountId: string, templateId: string) {
   return db
     .selectFrom("templates")
-    .selectAll()
+    .select(TEMPLATE_SEND_COLUMNS)
     .where("account_id", "=", accountId)
     .where("template_id", "=", templateId);
 }
@@ -327,7 +413,7 @@ export async function findTemplates(
   if (templateIds.length === 0) return new Map();
   const rows = await db
     .selectFrom("templates")
-    .selectAll()
+    .select(TEMPLATE_SEND_COLUMNS)
     .where("account_id", "=", accountId)
     .where("template_id", "in", [...new Set(templateIds)])
     .execute();
@@ -355,11 +441,11 @@ export async function registeredSenders(db: DbOrTrx, accountId: string): Promise
   return new Set(rows.map((row) => row.sender));
 }
 
-export function withRegisteredSenders(template: Template, registered: Set<string>): Template {
+export function withRegisteredSenders<T extends Template>(template: T, registered: Set<string>): T {
   return { ...template, senders: template.senders.filter((s) => registered.has(s)) };
 }
 
-export function toTemplate(row: TemplatesTable): Template {
+export function toTemplate(row: TemplateSendRow): Template {
   return {
     id: row.id,
     template_id: row.template_id,
@@ -375,6 +461,15 @@ export function toTemplate(row: TemplatesTable): Template {
   };
 }
 
+/** A stored template as people see it: its warnings only where the rules are checked (not `off`). */
+export function toTemplateView(row: TemplatesTable, mode: DltTemplateRules): TemplateView {
+  return {
+    ...toTemplate(row),
+    variables_justification: row.variables_justification,
+    warnings: mode === "off" ? [] : (JSON.parse(row.warnings) as TemplateWarning[]),
+  };
+}
+
 export function normaliseHeader(sender: string): string {
   return sender.trim().toUpperCase();
 }
@@ -385,4 +480,29 @@ export function requireDltId(value: string, param: "template_id" | "entity_id"):
     throw new ApiError("invalid_request", `${param} must be a DLT id: 1 to 30 digits.`, param);
   }
   return id;
+}
+
+/**
+ * Once at start, where the rules are checked: one warning line with how many templates (of how
+ * many accounts) break TRAI's template rules, rather than a line per template.
+ */
+export async function logTemplateWarnings(ctx: AppContext): Promise<void> {
+  if (ctx.dltTemplateRules === "off") return;
+  const row = await ctx.db
+    .selectFrom("templates")
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as("templates"),
+      eb.fn.count<number | string>("account_id").distinct().as("accounts"),
+    ])
+    .where("warnings", "<>", "[]")
+    .executeTakeFirstOrThrow();
+  const templates = Number(row.templates);
+  if (templates === 0) return;
+  const accounts = Number(row.accounts);
+  ctx.log.warn(
+    { templates, accounts, dlt_template_rules: ctx.dltTemplateRules },
+    `${templates} DLT template${templates === 1 ? "" : "s"} of ${accounts} account${accounts === 1 ? "" : "s"} ` +
+      "break TRAI's template rules: see each template's warnings (console: Templates & senders; " +
+      "dakiya template list --account ID)",
+  );
 }

@@ -14,13 +14,16 @@ import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
 import { parseTemplateContent } from "./placeholders.js";
 import {
+  checkTemplateRules,
   registeredSenders,
   requireDltId,
+  requireJustification,
   requireRegisteredSenders,
   requireTemplateName,
   requireTemplateSenders,
-  type Template,
+  type TemplateView,
   toTemplate,
+  toTemplateView,
   withRegisteredSenders,
 } from "./registry.js";
 
@@ -31,6 +34,8 @@ export interface TemplateChanges {
   senders?: string[];
   entityId?: string;
   category?: TemplateCategory;
+  /** Why the template has more than 3 variables; empty or null clears it. */
+  variablesJustification?: string | null;
 }
 
 export interface RemovedTemplate {
@@ -39,27 +44,34 @@ export interface RemovedTemplate {
 }
 
 /**
- * Changes a template's name, content, senders, entity id or category. New content gets its
- * placeholders named and checked as on registration; new senders must be registered and fit the
- * category. If OTP settings use the template, the result must still have exactly `{#otp#}` and
- * allow their sender (`invalid_request` otherwise). Answers the template as `listTemplates` shows it.
+ * Changes a template's name, content, senders, entity id, category or variables justification.
+ * New content gets its placeholders named and checked as on registration; new senders, or a new
+ * category, must fit (senders registered, headers of the category's kind): a template registered
+ * before a category changed its headers keeps the ones it has while neither changes. TRAI's
+ * template rules are checked on the result, so in `strict` mode no template is saved that breaks
+ * them. If OTP settings use the template, the result must still have exactly `{#otp#}` and allow
+ * their sender (`invalid_request` otherwise). Answers the template as `listTemplates` shows it.
  */
 export async function updateTemplate(
   ctx: AppContext,
   accountId: string,
   templateId: string,
   changes: TemplateChanges,
-): Promise<Template> {
+): Promise<TemplateView> {
   const given = Object.entries(changes).filter(([, value]) => value !== undefined);
   if (given.length === 0) {
     throw new ApiError(
       "invalid_request",
-      "Nothing to change: give a new name, content, senders, entity_id or category.",
+      "Nothing to change: give a new name, content, senders, entity_id, category or variables_justification.",
     );
   }
   const name = changes.name === undefined ? undefined : requireTemplateName(changes.name);
   const entityId = changes.entityId === undefined ? undefined : requireDltId(changes.entityId, "entity_id");
   const parsed = changes.content === undefined ? undefined : parseTemplateContent(changes.content);
+  const justification =
+    changes.variablesJustification === undefined
+      ? undefined
+      : requireJustification(changes.variablesJustification);
   const id = templateId.trim();
 
   const row = await inTransaction(ctx, async (trx) => {
@@ -67,10 +79,17 @@ export async function updateTemplate(
     await lockForUpdate(trx, ctx.dialect, `template:${accountId}:${id}`);
     const current = await findTemplateRow(trx, accountId, id);
     const category = changes.category ?? current.category;
-    const senders = requireTemplateSenders(category, changes.senders ?? current.senders);
+    const senders =
+      changes.senders === undefined && changes.category === undefined
+        ? current.senders
+        : requireTemplateSenders(category, changes.senders ?? current.senders);
     if (changes.senders !== undefined) await requireRegisteredSenders(trx, accountId, senders);
     const placeholders = parsed?.placeholders ?? current.placeholders;
     await requireFitForOtp(trx, accountId, id, placeholders, senders);
+    const content = parsed?.content ?? current.content;
+    const variablesJustification =
+      justification === undefined ? current.variables_justification : justification;
+    const warnings = checkTemplateRules(ctx.dltTemplateRules, content, variablesJustification);
 
     return trx
       .updateTable("templates")
@@ -78,9 +97,11 @@ export async function updateTemplate(
         name: name ?? current.name,
         entity_id: entityId ?? current.entity_id,
         category,
-        content: parsed?.content ?? current.content,
+        content,
         placeholders: JSON.stringify(placeholders),
         senders: JSON.stringify(senders),
+        variables_justification: variablesJustification,
+        warnings: JSON.stringify(warnings),
         updated_at: isoNow(ctx.clock),
       })
       .where("account_id", "=", accountId)
@@ -89,7 +110,10 @@ export async function updateTemplate(
       .executeTakeFirstOrThrow();
   });
   ctx.settingsCache.forget(accountId);
-  return withRegisteredSenders(toTemplate(row), await registeredSenders(ctx.db, accountId));
+  return withRegisteredSenders(
+    toTemplateView(row, ctx.dltTemplateRules),
+    await registeredSenders(ctx.db, accountId),
+  );
 }
 
 /**
@@ -135,7 +159,7 @@ async function findTemplateRow(db: DbOrTrx, accountId: string, templateId: strin
     .where("template_id", "=", templateId)
     .executeTakeFirst();
   if (!row) throw new ApiError("not_found", `No template ${templateId} on this account.`, "template_id");
-  return toTemplate(row);
+  return { ...toTemplate(row), variables_justification: row.variables_justification };
 }
 
 async function otpSettingsUsing(

@@ -2,7 +2,13 @@ import { getAccount } from "../accounts/update.js";
 import type { AppContext } from "../context.js";
 import { readTogether } from "../db/read-together.js";
 import type { Db, DbOrTrx, Dialect, Environment, OtpSettingsTable } from "../db/schema.js";
-import { findTemplate, senderExists, type Template, toTemplate } from "../dlt/registry.js";
+import {
+  findTemplate,
+  senderExists,
+  TEMPLATE_SEND_COLUMNS,
+  type Template,
+  toTemplate,
+} from "../dlt/registry.js";
 import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
 import { requireIndianMobile } from "../lib/phone.js";
@@ -92,7 +98,7 @@ async function readSendSettings(
     settingsQuery(db, accountId, environment).compile(),
     db
       .selectFrom("templates")
-      .selectAll()
+      .select(TEMPLATE_SEND_COLUMNS)
       .where("account_id", "=", accountId)
       .where(
         "template_id",

@@ -230,7 +230,7 @@ describe("dashboard in a browser", () => {
     await form.getByRole("button", { name: "Add template" }).click();
     await page.getByText("Template login-code added.").waitFor();
     const loginRow = page.getByRole("row").filter({ hasText: LOGIN_TEMPLATE_ID });
-    await loginRow.getByText("{#var1#}").waitFor();
+    await loginRow.getByText("{#var1#}", { exact: true }).waitFor();
 
     // A server refusal shows next to the field it names.
     await page.getByRole("button", { name: "Add template" }).click();

@@ -284,7 +284,15 @@ describe("dashboard console in a browser", () => {
       await page.getByText("Template passcode saved.").waitFor();
       const row = page.getByRole("row").filter({ hasText: TEMPLATE_ID });
       await row.getByText("Your Dakiya passcode is").waitFor();
-      await row.getByText("DAKIYA, DKYOTP").waitFor();
+      // Headers as handsets show them, with the suffix of a transactional template.
+      await row
+        .getByRole("listitem")
+        .filter({ hasText: /^DAKIYA-T$/ })
+        .waitFor();
+      await row
+        .getByRole("listitem")
+        .filter({ hasText: /^DKYOTP-T$/ })
+        .waitFor();
 
       await page.getByRole("button", { name: "Remove template passcode" }).click();
       const confirm = page.getByRole("dialog", { name: "Remove template passcode?" });

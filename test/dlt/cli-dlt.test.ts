@@ -84,9 +84,13 @@ describe("dakiya sender and template commands", () => {
       const human = await dakiya("template", "list", "--account", cli.accountId);
       expect(human).toMatchObject({ code: 0, stderr: "" });
       const lines = human.stdout.trimEnd().split("\n");
-      expect(lines).toHaveLength(1);
+      expect(lines).toHaveLength(2);
       expect(lines[0]).toContain(`${TEMPLATE_ID} inactive transactional "Login OTP"`);
       expect(lines[0]).toContain("placeholders var1,var2");
+      // The bare {#var#} of the pasted content is TRAI's untagged variable, on a line of its own.
+      expect(lines[1]).toMatch(
+        /^ {2}DLT warning untagged_variable: \{#var1#\}, \{#var2#\} are bare \{#var#\} slots/,
+      );
     },
     SLOW,
   );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import type { AppContext } from "../../src/context.js";
-import { addSender, listTemplates, type Template } from "../../src/dlt/registry.js";
+import { addSender, listTemplates, type Template, type TemplateView } from "../../src/dlt/registry.js";
 import type { App } from "../../src/http/types.js";
 import { updateOtpSettings } from "../../src/otp/settings.js";
 import { cliRunner, json, oneLineError } from "../helpers/cli.js";
@@ -16,11 +16,15 @@ const SLOW = 90_000;
 const SHIPPING = "1107161234567890123";
 const OTP = "1107161234567890124";
 const SALE = "1107161234567890125";
+const BOOKING = "1107161234567890126";
+const FOUR_SLOTS =
+  "Booking {#alphanumeric#} confirmed: coach {#alphanumeric#}, seat {#numeric#}, departs {#numeric#}. Have a safe trip.";
 
 describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
   let database: TestDatabase;
   let env: NodeJS.ProcessEnv;
   const { dakiya } = cliRunner(() => env);
+  const strict = cliRunner(() => ({ ...env, DLT_TEMPLATE_RULES: "strict" }));
   let ctx: AppContext;
   let app: App;
   let clock: TestClock;
@@ -170,7 +174,10 @@ describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
         [["--category", "otp"], /--category.*transactional/],
         [["--name", ""], /name must be 1 to 100 characters/],
         [["--entity-id", "PE-1"], /entity_id must be a DLT id/],
-        [[], /nothing to change; give --content, --senders, --name, --entity-id or --category/],
+        [
+          [],
+          /nothing to change; give --content, --senders, --name, --entity-id, --category or --variables-justification/,
+        ],
       ];
       const results = await Promise.all(
         cases.map(([args]) => template("update", "--template-id", SHIPPING, ...args)),
@@ -278,6 +285,76 @@ describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
         ),
       );
       expect(readded).toMatchObject({ template_id: SHIPPING, status: "active" });
+    },
+    SLOW,
+  );
+
+  it(
+    "keeps a variables justification and prints the template's DLT warnings; strict mode refuses in one line",
+    async () => {
+      const added = json<TemplateView>(
+        await template(
+          "add",
+          "--template-id",
+          BOOKING,
+          "--entity-id",
+          "1101456789012345678",
+          "--name",
+          "Booking",
+          "--category",
+          "transactional",
+          "--senders",
+          "DAKIYA",
+          "--content",
+          FOUR_SLOTS,
+          "--variables-justification",
+          " Booking reference, coach, seat and departure ",
+        ),
+      );
+      expect(added).toMatchObject({
+        variables_justification: "Booking reference, coach, seat and departure",
+        warnings: [],
+      });
+
+      const cleared = json<TemplateView>(
+        await template("update", "--template-id", BOOKING, "--variables-justification", ""),
+      );
+      expect(cleared.variables_justification).toBeNull();
+      expect(cleared.warnings.map((warning) => warning.code)).toEqual(["too_many_variables"]);
+
+      const [human, refused, refusedUpdate] = await Promise.all([
+        dakiya("template", "list", "--account", accountId),
+        strict.dakiya(
+          "template",
+          "add",
+          "--account",
+          accountId,
+          "--template-id",
+          "1107161234567890127",
+          "--entity-id",
+          "1101456789012345678",
+          "--name",
+          "Terse",
+          "--category",
+          "transactional",
+          "--senders",
+          "DAKIYA",
+          "--content",
+          "Code {#var#}",
+        ),
+        strict.dakiya("template", "update", "--account", accountId, "--template-id", BOOKING, "--name", "x"),
+      ]);
+      expect(human.code).toBe(0);
+      const lines = human.stdout.trimEnd().split("\n");
+      const booking = lines.findIndex((line) => line.startsWith(`${BOOKING} active transactional "Booking"`));
+      expect(lines[booking + 1]).toBe(`  DLT warning too_many_variables: ${cleared.warnings[0]?.message}`);
+      expect(oneLineError(refused)).toMatch(
+        /^dakiya: The template breaks TRAI's template rules, and this server refuses such templates: untagged_variable: .* fixed_text_below_30_percent: /,
+      );
+      expect(oneLineError(refusedUpdate)).toMatch(/too_many_variables: The template has 4 variable slots/);
+      const names = (await listTemplates(ctx, accountId)).map((one) => one.name);
+      expect(names).not.toContain("Terse");
+      expect(names).toContain("Booking");
     },
     SLOW,
   );

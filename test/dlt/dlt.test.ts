@@ -238,9 +238,13 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
       status: "active",
       created_at: clock.now().toISOString(),
       updated_at: clock.now().toISOString(),
+      variables_justification: null,
+      warnings: [expect.objectContaining({ code: "untagged_variable" })],
     });
     expect(Number(TEMPLATE_ID).toString()).not.toBe(TEMPLATE_ID);
-    expect(await findTemplate(ctx.db, accountId, TEMPLATE_ID)).toEqual(added);
+    // Sends read the template without what is shown to people.
+    const { variables_justification: _justification, warnings: _warnings, ...sent } = added;
+    expect(await findTemplate(ctx.db, accountId, TEMPLATE_ID)).toEqual(sent);
     expect(await listTemplates(ctx, accountId)).toEqual([added]);
 
     const row = await ctx.db
@@ -286,10 +290,16 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
       /123456.*transactional templates go out under 6-letter headers/,
     ],
     [
-      "a digit header on a service template",
-      { category: "service_explicit", senders: ["DAKIYA", "123456"] },
+      "a digit header on a service-implicit template",
+      { category: "service_implicit", senders: ["DAKIYA", "123456"] },
       "senders",
       /123456.*6-letter/,
+    ],
+    [
+      "a letter header on a service-explicit template (promotional since May 2025)",
+      { category: "service_explicit", senders: ["DAKIYA"] },
+      "senders",
+      /DAKIYA.*service_explicit templates go out under 6-digit headers: since May 2025 DLT treats service-explicit content as promotional/,
     ],
     [
       "a letter header on a promotional template",

@@ -1,4 +1,5 @@
 /** Typed client for the dashboard API (`/dashboard/api/*`, see docs/dashboard-api.md). */
+import type { TemplateWarning } from "../../src/dlt/template-rules";
 
 export type Environment = "live" | "sandbox";
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
@@ -177,6 +178,10 @@ export interface Template {
   placeholders: string[];
   senders: string[];
   status: TemplateStatus;
+  /** Why the template has more than 3 variables, as given on the DLT portal; null when none. */
+  variables_justification: string | null;
+  /** TRAI's template rules it breaks, each with the reason and the fix; empty when none. */
+  warnings: TemplateWarning[];
   created_at: string;
   updated_at: string;
 }
@@ -187,6 +192,7 @@ export interface TmChain {
   tm_chain: string[] | null;
   entities: Array<{ entity_id: string; hash: string | null }>;
 }
+export type { TemplateWarning };
 
 export interface NewTemplate {
   template_id: string;
@@ -195,6 +201,7 @@ export interface NewTemplate {
   category: TemplateCategory;
   senders: string[];
   content: string;
+  variables_justification: string;
 }
 
 /** What an edit of a template may change (its template id stays); only the fields given change. */
@@ -204,6 +211,8 @@ export interface TemplateChange {
   category?: TemplateCategory;
   senders?: string[];
   content?: string;
+  /** An empty string clears it. */
+  variables_justification?: string;
 }
 
 export interface OtpSettings {

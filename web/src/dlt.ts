@@ -3,7 +3,9 @@
  * pasted: the very rule the server applies (src/dlt/template-syntax.ts), so the preview names
  * placeholders as the server will and refuses what it refuses, with the same message.
  */
+import type { TemplateRuleCode } from "../../src/dlt/template-rules";
 import { analyseTemplateContent, type ContentPiece } from "../../src/dlt/template-syntax";
+import type { TemplateCategory } from "./api";
 
 export type { ContentPiece };
 
@@ -34,4 +36,32 @@ export function splitContent(content: string): ContentPiece[] {
   }
   if (position < content.length) pieces.push({ kind: "text", text: content.slice(position) });
   return pieces;
+}
+
+/** What each of TRAI's template rules is called in the console (the server's message says why and what to do). */
+export const TEMPLATE_RULE_TITLES: Record<TemplateRuleCode, string> = {
+  untagged_variable: "Untagged variable",
+  too_many_variables: "More than 3 variables",
+  fixed_text_below_30_percent: "Fixed text below 30%",
+};
+
+/**
+ * The suffix networks add to a header by its template's category, as handsets show it
+ * (`DAKIYA-T`). Service-explicit templates go out as promotional since May 2025. Government
+ * senders get `-G`, which is no category of a Dakiya template.
+ */
+const HEADER_SUFFIXES: Record<TemplateCategory, string> = {
+  transactional: "T",
+  service_implicit: "S",
+  service_explicit: "P",
+  promotional: "P",
+};
+
+export function headerSuffix(category: TemplateCategory): string {
+  return `-${HEADER_SUFFIXES[category]}`;
+}
+
+/** Whether the category's templates go out under 6-digit (promotional) headers rather than 6 letters. */
+export function takesNumericHeaders(category: TemplateCategory): boolean {
+  return HEADER_SUFFIXES[category] === "P";
 }

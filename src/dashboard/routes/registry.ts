@@ -20,6 +20,9 @@ const CategorySchema = Type.Union([
   Type.Literal("promotional"),
 ]);
 
+/** Longer than MAX_JUSTIFICATION_LENGTH, so the service's own check answers with its message. */
+const JustificationSchema = Type.String({ maxLength: 4000 });
+
 const TemplateIdParams = Type.Object({ template_id: Type.String({ maxLength: 30 }) });
 
 export function registryRoutes(app: App, ctx: AppContext): void {
@@ -65,17 +68,19 @@ export function registryRoutes(app: App, ctx: AppContext): void {
             category: CategorySchema,
             senders: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 50 }),
             content: Type.String({ maxLength: 2000 }),
+            variables_justification: Type.Optional(Type.Union([JustificationSchema, Type.Null()])),
           },
           { additionalProperties: false },
         ),
       },
     },
     async (request, reply) => {
-      const { template_id, entity_id, ...rest } = request.body;
+      const { template_id, entity_id, variables_justification, ...rest } = request.body;
       const template = await addTemplate(ctx, {
         accountId: sessionOf(request).accountId,
         templateId: template_id,
         entityId: entity_id,
+        variablesJustification: variables_justification ?? null,
         ...rest,
       });
       return reply.code(201).send(template);
@@ -95,16 +100,18 @@ export function registryRoutes(app: App, ctx: AppContext): void {
             category: Type.Optional(CategorySchema),
             senders: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 50 })),
             content: Type.Optional(Type.String({ maxLength: 2000 })),
+            variables_justification: Type.Optional(Type.Union([JustificationSchema, Type.Null()])),
           },
           { additionalProperties: false },
         ),
       },
     },
     async (request) => {
-      const { entity_id, ...rest } = request.body;
+      const { entity_id, variables_justification, ...rest } = request.body;
       return updateTemplate(ctx, sessionOf(request).accountId, request.params.template_id, {
         ...rest,
         ...(entity_id === undefined ? {} : { entityId: entity_id }),
+        ...(variables_justification === undefined ? {} : { variablesJustification: variables_justification }),
       });
     },
   );

@@ -74,7 +74,7 @@ export const DEFAULT_ROUTE_NAME = "default";
 export const MAX_ROUTES = 32;
 const ROUTE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const ACCOUNT_ID = /^acct_[0-9A-Za-z]{1,64}$/;
-/** A DLT header: 6 letters (transactional and service) or 6 digits (promotional). */
+/** A DLT header: 6 letters (transactional, service-implicit) or 6 digits (promotional, service-explicit). */
 const SENDER_HEADER = /^(?:[A-Za-z]{6}|[0-9]{6})$/;
 
 /**

@@ -17,8 +17,9 @@ import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { StatusBadge } from "../components/StatusBadge";
 import { TemplateContent } from "../components/TemplateContent";
+import { HeadersAsShown, TemplateWarnings } from "../components/TemplateWarnings";
 import { TmChainSection } from "../components/TmChainSection";
-import { previewContent, splitContent } from "../dlt";
+import { headerSuffix, previewContent, splitContent, takesNumericHeaders } from "../dlt";
 import { categoryLabel, formatDateTime } from "../format";
 import { useResource } from "../use-resource";
 
@@ -83,7 +84,11 @@ function SendersSection({
     event.preventDefault();
     const sender = draft.trim();
     if (!SENDER_PATTERN.test(sender)) {
-      setAddError(new Error("A sender is 6 letters (transactional, service) or 6 digits (promotional)."));
+      setAddError(
+        new Error(
+          "A sender is 6 letters (transactional, service-implicit) or 6 digits (promotional, service-explicit).",
+        ),
+      );
       return;
     }
     setAdding(true);
@@ -137,7 +142,7 @@ function SendersSection({
         <Field
           label="New sender"
           error={fieldError}
-          hint="6 letters for transactional and service messages, or 6 digits for promotional ones."
+          hint="6 letters for transactional and service-implicit messages, or 6 digits for promotional and service-explicit ones."
         >
           {(control) => (
             <input
@@ -234,6 +239,11 @@ function TemplatesSection({
           </button>
         )}
       </div>
+      <p className="muted small">
+        Senders are shown as handsets see them: the network adds <span className="mono">-T</span> for
+        transactional, <span className="mono">-S</span> for service-implicit and{" "}
+        <span className="mono">-P</span> for promotional and service-explicit templates.
+      </p>
       {notice ? <SuccessNotice>{notice}</SuccessNotice> : null}
       {adding ? (
         <div className="panel">
@@ -254,7 +264,7 @@ function TemplatesSection({
                 name: form.name.trim(),
               });
               setAdding(false);
-              setNotice(`Template ${template.name} added.`);
+              setNotice(`Template ${template.name} added.${withWarnings(template)}`);
               onChanged();
             }}
           />
@@ -300,7 +310,7 @@ function TemplatesSection({
               close();
               if (template) {
                 onTemplateChanged(template);
-                setNotice(`Template ${template.name} saved.`);
+                setNotice(`Template ${template.name} saved.${withWarnings(template)}`);
               }
             }}
           />
@@ -411,11 +421,12 @@ function TemplateRow({
         <strong>{template.name}</strong>
       </td>
       <td data-label="Category">{categoryLabel(template.category)}</td>
-      <td data-label="Senders" className="mono">
-        {template.senders.join(", ")}
+      <td data-label="Senders">
+        <HeadersAsShown senders={template.senders} category={template.category} />
       </td>
       <td data-label="Content" className="content-cell">
         <TemplateContent pieces={splitContent(template.content)} />
+        <TemplateWarnings warnings={template.warnings} name={template.name} />
       </td>
       <td data-label="Status">
         <StatusBadge status={template.status} />
@@ -454,6 +465,14 @@ function TemplateRow({
   );
 }
 
+/** How a notice mentions a saved template's DLT warnings, if it has any. */
+function withWarnings(template: Template): string {
+  const count = template.warnings.length;
+  return count === 0
+    ? ""
+    : ` It has ${count} DLT warning${count === 1 ? "" : "s"}: open its badge for how to fix.`;
+}
+
 /** The fields of an edit that differ from the template as it is; empty when nothing changed. */
 function changesOf(template: Template, form: NewTemplate): TemplateChange {
   const change: TemplateChange = {};
@@ -467,6 +486,9 @@ function changesOf(template: Template, form: NewTemplate): TemplateChange {
     form.senders.every((sender) => template.senders.includes(sender));
   if (!sameSenders) change.senders = form.senders;
   if (form.content.trim() !== template.content) change.content = form.content;
+  const justification = form.variables_justification.trim();
+  if (justification !== (template.variables_justification ?? ""))
+    change.variables_justification = justification;
   return change;
 }
 
@@ -504,7 +526,15 @@ function EditTemplateForm({
   );
 }
 
-const TEMPLATE_FIELDS = ["template_id", "entity_id", "name", "category", "senders", "content"] as const;
+const TEMPLATE_FIELDS = [
+  "template_id",
+  "entity_id",
+  "name",
+  "category",
+  "senders",
+  "content",
+  "variables_justification",
+] as const;
 const EMPTY_TEMPLATE: NewTemplate = {
   template_id: "",
   entity_id: "",
@@ -512,6 +542,7 @@ const EMPTY_TEMPLATE: NewTemplate = {
   category: "transactional",
   senders: [],
   content: "",
+  variables_justification: "",
 };
 
 /**
@@ -549,6 +580,7 @@ function TemplateForm({
           category: initial.category,
           senders: initial.senders,
           content: initial.content,
+          variables_justification: initial.variables_justification ?? "",
         }
       : EMPTY_TEMPLATE,
   );
@@ -559,8 +591,14 @@ function TemplateForm({
 
   const update = <K extends keyof NewTemplate>(name: K, value: NewTemplate[K]) => {
     setForm((current) => ({ ...current, [name]: value }));
-    // A refusal of the content is about the content as it was: new content gets checked afresh.
-    if (name === "content" && error instanceof ApiError && error.param === "content") setError(undefined);
+    // A refusal of a field is about the field as it was: a new value gets checked afresh.
+    if (
+      (name === "content" || name === "variables_justification") &&
+      error instanceof ApiError &&
+      error.param === name
+    ) {
+      setError(undefined);
+    }
   };
 
   const toggleSender = (sender: string, checked: boolean) =>
@@ -681,6 +719,12 @@ function TemplateForm({
             ))}
           </div>
         )}
+        {senders.length > 0 ? (
+          <p className="field-hint">
+            {takesNumericHeaders(form.category) ? "6-digit headers" : "6-letter headers"}; handsets show them
+            with <span className="mono">{headerSuffix(form.category)}</span>.
+          </p>
+        ) : null}
         <FieldError message={errors.field.senders} />
       </fieldset>
 
@@ -725,6 +769,23 @@ function TemplateForm({
           </p>
         </div>
       ) : null}
+
+      <Field
+        label="Variables justification"
+        error={errors.field.variables_justification}
+        hint="Needed when the template has more than 3 variables: the justification you gave on the DLT portal."
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            rows={2}
+            maxLength={1000}
+            value={form.variables_justification}
+            placeholder="Booking reference, coach, seat and departure time of each ticket."
+            onChange={(event) => update("variables_justification", event.target.value)}
+          />
+        )}
+      </Field>
 
       {note ? <p className="muted small">{note}</p> : null}
       <div className="form-actions">
