@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { RejectionTable } from "../../src/delivery/carriers/dlt-rejections.js";
 import { ConfigError } from "../../src/errors.js";
 
 describe("configuration from the environment", () => {
@@ -96,11 +97,15 @@ describe("configuration from the environment", () => {
         window: 10,
         tlv: { entityId: 0x1401, templateId: 0x1400, tm: 0x1402 },
         tmId: "1702000000000000001",
+        tmChain: undefined,
         source: { ton: 5, npi: 0 },
         destination: { ton: 1, npi: 1 },
         submitTimeoutMs: 10_000,
         windowWaitMs: 500,
         breaker: { failures: 5, cooldownMs: 30_000 },
+        // The shorthand has no error_map: the default table of operator rejections alone.
+        errorMap: new Map(),
+        rejections: new RejectionTable(),
       },
     ]);
     expect(loadConfig({ SMPP_URL: "smpp://a:b@10.0.0.5" }).smpp?.[0]).toMatchObject({
