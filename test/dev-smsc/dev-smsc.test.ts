@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import smpp, { type PDU, type Session } from "smpp";
 import { afterEach, describe, expect, it } from "vitest";
+import { startBenchSmsc } from "../../bench/smsc.js";
 import type { OutboundMessage, Receipt } from "../../src/delivery/carrier.js";
 import { createSmppCarrier, type SmppCarrier } from "../../src/delivery/carriers/smpp.js";
 import { parseRoutesFile } from "../../src/delivery/carriers/smpp-config.js";
@@ -462,6 +463,30 @@ describe("the development SMSC's answers", () => {
     expect([answer.readUInt32BE(4), answer.readUInt32BE(8), answer.readUInt32BE(12)]).toEqual([
       0x80000000, 0x02, 7,
     ]);
+  });
+});
+
+describe("the bench's SMSC", () => {
+  it("is the development SMSC, quiet, telling the scenario of each accepted submit and counting receipts", async () => {
+    const seen: Array<[string, number]> = [];
+    const server = await startBenchSmsc({
+      systemId: "bench",
+      password: "secret",
+      receiptDelayMs: 20,
+      onSubmit: (destination, at) => seen.push([destination, at]),
+    });
+    smsc = server;
+    const routes = parseRoutesFile(JSON.stringify([{ name: "bench", url: server.url }]));
+    const current = createSmppCarrier(routes, { log: createLogger("silent"), onReceipt: async () => true });
+    carrier = current;
+    current.start?.();
+    expect(await current.send(outboundSms({ to: "+919812345678" }))).toMatchObject({ outcome: "accepted" });
+    expect(seen).toEqual([["919812345678", expect.any(Number)]]);
+    expect(server.submits).toBe(1);
+    expect(server.firstSubmitAt).toBe(seen[0]?.[1]);
+    await waitFor(async () => server.receiptsAcked === 1 && server.receiptsPending === 0, 2_000);
+    expect(server.receiptsSent).toBe(1);
+    expect(server.boundSessions).toBe(1);
   });
 });
 
