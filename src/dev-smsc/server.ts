@@ -141,7 +141,7 @@ export async function startDevSmsc(options: DevSmscOptions): Promise<DevSmsc> {
   let stopping: Promise<void> | undefined;
 
   const answer = (connection: Connection, request: Buffer, status: number, body?: Buffer[]) => {
-    if (connection.closed) return;
+    if (!open(connection)) return;
     const commandId = request.readUInt32BE(4) | RESPONSE_BIT;
     connection.socket.write(encodePdu(commandId >>> 0, status, request.readUInt32BE(12), body));
   };
@@ -157,8 +157,11 @@ export async function startDevSmsc(options: DevSmscOptions): Promise<DevSmsc> {
     emit({ type: "refused", session: connection.id, command, status, reason });
   };
 
+  /** Neither closed nor closing (after an unbind, a refused bind or a bad PDU). */
+  const open = (connection: Connection) => !connection.closed && !connection.socket.writableEnded;
+
   const canReceive = (connection: Connection) =>
-    !connection.closed && (connection.bound === "bind_transceiver" || connection.bound === "bind_receiver");
+    open(connection) && (connection.bound === "bind_transceiver" || connection.bound === "bind_receiver");
 
   const deliver = (receipt: DueReceipt) => {
     const target = canReceive(receipt.origin) ? receipt.origin : [...connections].find(canReceive);
@@ -320,7 +323,7 @@ export async function startDevSmsc(options: DevSmscOptions): Promise<DevSmsc> {
       default: {
         // generic_nack carries the request's sequence number (SMPP 3.4 §4.3).
         const nack = encodePdu(COMMAND.generic_nack, errors.ESME_RINVCMDID, pdu.readUInt32BE(12));
-        if (!connection.closed) connection.socket.write(nack);
+        if (open(connection)) connection.socket.write(nack);
         const command = `command 0x${commandId.toString(16).padStart(8, "0")}`;
         emit({
           type: "refused",
@@ -340,7 +343,7 @@ export async function startDevSmsc(options: DevSmscOptions): Promise<DevSmsc> {
     let offset = 0;
     connection.socket.cork();
     try {
-      while (data.length - offset >= 4) {
+      while (open(connection) && data.length - offset >= 4) {
         const length = data.readUInt32BE(offset);
         if (length < HEADER_BYTES || length > MAX_PDU_BYTES) {
           const sequence = data.length - offset >= HEADER_BYTES ? data.readUInt32BE(offset + 12) : 0;
@@ -382,7 +385,7 @@ export async function startDevSmsc(options: DevSmscOptions): Promise<DevSmsc> {
     // ECONNRESET and the like when an ESME goes away abruptly: the session just closes.
     socket.on("error", () => {});
     socket.on("data", (chunk: Buffer) => {
-      if (!connection.closed) onData(connection, chunk);
+      if (open(connection)) onData(connection, chunk);
     });
     socket.on("close", () => {
       connection.closed = true;

@@ -466,6 +466,31 @@ describe("the development SMSC's answers", () => {
   });
 });
 
+describe("the development SMSC's sessions", () => {
+  it("answers nothing after an unbind, even what came in the same write", async () => {
+    const server = await startDevSmsc({ systemId: "dakiya", password: "secret" });
+    smsc = server;
+    const socket = connect(server.port, "127.0.0.1");
+    sockets.push(socket);
+    const received: Buffer[] = [];
+    socket.on("data", (chunk) => received.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    const header = (command: number, sequence: number) => {
+      const pdu = Buffer.alloc(16);
+      pdu.writeUInt32BE(16, 0);
+      pdu.writeUInt32BE(command, 4);
+      pdu.writeUInt32BE(sequence, 12);
+      return pdu;
+    };
+    socket.write(Buffer.concat([header(0x15, 1), header(0x06, 2), header(0x15, 3)]));
+    await closed;
+    const answers = Buffer.concat(received);
+    expect(answers.length).toBe(32);
+    expect([answers.readUInt32BE(4), answers.readUInt32BE(12)]).toEqual([0x80000015, 1]);
+    expect([answers.readUInt32BE(20), answers.readUInt32BE(28)]).toEqual([0x80000006, 2]);
+  });
+});
+
 describe("the bench's SMSC", () => {
   it("is the development SMSC, quiet, telling the scenario of each accepted submit and counting receipts", async () => {
     const seen: Array<[string, number]> = [];
