@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { accountCommands } from "./cli/accounts.js";
 import { backupCommands } from "./cli/backup.js";
 import { ctaCommands } from "./cli/cta.js";
+import { devSmscCommands } from "./cli/dev-smsc.js";
 import { dltCommands } from "./cli/dlt.js";
 import { keyCommands } from "./cli/keys.js";
 import { otpCommands } from "./cli/otp.js";
@@ -28,6 +29,7 @@ ctaCommands(program, output);
 otpCommands(program, output);
 webhookCommands(program, output);
 backupCommands(program, output);
+devSmscCommands(program, output);
 
 try {
   await program.parseAsync(process.argv);

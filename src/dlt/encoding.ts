@@ -241,3 +241,34 @@ export function toGsm7Septets(text: string): Buffer {
   }
   return septets.subarray(0, length);
 }
+
+/** Code after ESC → character of the extension table. */
+const EXTENSION_CHAR = new Map(EXTENSION_TABLE.map(([char, septet]) => [septet, char]));
+const REPLACEMENT = "\uFFFD";
+
+/**
+ * The text of GSM 03.38 septets one a byte, as an SMSC reads what `toGsm7Septets` wrote.
+ * ESC followed by a code the extension table lacks reads as that code's default-alphabet
+ * character (GSM 03.38 §6.2.1.1); a byte above 0x7F, which no septet is, as U+FFFD; a lone ESC
+ * at the end as nothing.
+ */
+export function fromGsm7Septets(septets: Uint8Array): string {
+  let text = "";
+  for (let i = 0; i < septets.length; i++) {
+    const septet = septets[i] as number;
+    if (septet === ESC) {
+      const next = septets[++i];
+      if (next === undefined) break;
+      text += EXTENSION_CHAR.get(next) ?? basicChar(next);
+      continue;
+    }
+    text += basicChar(septet);
+  }
+  return text;
+}
+
+function basicChar(septet: number): string {
+  // ESC ESC is reserved for a further extension table: shown as a space, as handsets do.
+  if (septet === ESC) return " ";
+  return septet < DEFAULT_ALPHABET.length ? (DEFAULT_ALPHABET[septet] as string) : REPLACEMENT;
+}

@@ -178,6 +178,7 @@ declare module "smpp" {
     errors: NumberTable<
       | "ESME_ROK"
       | "ESME_RINVMSGLEN"
+      | "ESME_RINVCMDLEN"
       | "ESME_RINVCMDID"
       | "ESME_RINVBNDSTS"
       | "ESME_RALYBND"

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyseSms, isGsm7, splitSms, toGsm7Septets } from "../../src/dlt/encoding.js";
+import { analyseSms, fromGsm7Septets, isGsm7, splitSms, toGsm7Septets } from "../../src/dlt/encoding.js";
 import { DEFAULT_PRICES, priceOf } from "../../src/messages/pricing.js";
 
 const BASIC =
@@ -394,5 +394,33 @@ describe("toGsm7Septets", () => {
     expect(() => toGsm7Septets("abc`")).toThrow(RangeError);
     expect(() => toGsm7Septets("\u001b")).toThrow(RangeError);
     expect([...toGsm7Septets("")]).toEqual([]);
+  });
+});
+
+describe("fromGsm7Septets", () => {
+  it("reads back every default-alphabet and extension character", () => {
+    expect(fromGsm7Septets(toGsm7Septets(BASIC))).toBe(BASIC);
+    expect(fromGsm7Septets(toGsm7Septets(EXTENSION))).toBe(EXTENSION);
+    expect(fromGsm7Septets(Buffer.from([0x00, 0x02, 0x1b, 0x65, 0x11]))).toBe("@$€_");
+  });
+
+  it("reads what no encoder writes the way handsets show it", () => {
+    // ESC before a code the extension table lacks: that code's default-alphabet character.
+    expect(fromGsm7Septets(Buffer.from([0x1b, 0x41, 0x62]))).toBe("Ab");
+    // ESC ESC is reserved: a space. A lone ESC at the end: nothing. A byte above 0x7F: U+FFFD.
+    expect(fromGsm7Septets(Buffer.from([0x61, 0x1b, 0x1b, 0x62, 0x1b]))).toBe("a b");
+    expect(fromGsm7Septets(Buffer.from([0x61, 0x80, 0xff]))).toBe("a\uFFFD\uFFFD");
+    expect(fromGsm7Septets(Buffer.alloc(0))).toBe("");
+  });
+
+  it("round-trips any GSM-7 text, and reads any bytes without throwing", () => {
+    const gsm = fc.string({ unit: fc.constantFrom(...BASIC, ...EXTENSION), maxLength: 200 });
+    fc.assert(fc.property(gsm, (text) => fromGsm7Septets(toGsm7Septets(text)) === text));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const text = fromGsm7Septets(bytes);
+        expect(text.length).toBeLessThanOrEqual(bytes.length);
+      }),
+    );
   });
 });

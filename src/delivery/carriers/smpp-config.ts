@@ -77,6 +77,10 @@ const ACCOUNT_ID = /^acct_[0-9A-Za-z]{1,64}$/;
 /** A DLT header: 6 letters (transactional, service-implicit) or 6 digits (promotional, service-explicit). */
 const SENDER_HEADER = /^(?:[A-Za-z]{6}|[0-9]{6})$/;
 
+/** The DLT TLVs' tags by default, and the range of the SMPP 3.4 vendor-specific tags they may take instead. */
+export const DEFAULT_TLV_TAGS = { entityId: 0x1400, templateId: 0x1401, tm: 0x1402 } as const;
+export const TLV_TAG_RANGE = { min: 0x1400, max: 0x3fff } as const;
+
 /**
  * Each route setting: its field in the SMPP_ROUTES file, its variable for the SMPP_URL shorthand,
  * its default and its bounds.
@@ -84,9 +88,9 @@ const SENDER_HEADER = /^(?:[A-Za-z]{6}|[0-9]{6})$/;
 const INTEGER_FIELDS = {
   tps: { env: "SMPP_TPS", fallback: 50, min: 1, max: 100_000 },
   window: { env: "SMPP_WINDOW", fallback: 10, min: 1, max: 1_000 },
-  tlv_entity_id: { env: "SMPP_TLV_ENTITY_ID", fallback: 0x1400, min: 0x1400, max: 0x3fff },
-  tlv_template_id: { env: "SMPP_TLV_TEMPLATE_ID", fallback: 0x1401, min: 0x1400, max: 0x3fff },
-  tlv_tm: { env: "SMPP_TLV_TM", fallback: 0x1402, min: 0x1400, max: 0x3fff },
+  tlv_entity_id: { env: "SMPP_TLV_ENTITY_ID", fallback: DEFAULT_TLV_TAGS.entityId, ...TLV_TAG_RANGE },
+  tlv_template_id: { env: "SMPP_TLV_TEMPLATE_ID", fallback: DEFAULT_TLV_TAGS.templateId, ...TLV_TAG_RANGE },
+  tlv_tm: { env: "SMPP_TLV_TM", fallback: DEFAULT_TLV_TAGS.tm, ...TLV_TAG_RANGE },
   source_ton: { env: "SMPP_SOURCE_TON", fallback: 5, min: 0, max: 6 },
   source_npi: { env: "SMPP_SOURCE_NPI", fallback: 0, min: 0, max: 18 },
   dest_ton: { env: "SMPP_DEST_TON", fallback: 1, min: 0, max: 6 },
