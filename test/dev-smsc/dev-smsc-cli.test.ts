@@ -175,7 +175,7 @@ describe("dakiya dev-smsc", () => {
     const second = await current.send(outboundSms({ id: "msg_two" }));
     expect([first.outcome, second.outcome]).toEqual(["accepted", "retryable"]);
     await waitFor(async () => receipts.length === 1, 5_000);
-    expect(receipts[0]).toMatchObject({ state: "undelivered", errorCode: "smsc_623" });
+    expect(receipts[0]).toMatchObject({ state: "rejected", errorCode: "dlt_header_not_registered" });
     await smsc.line((text) => text.includes('"event":"receipt"'));
 
     smsc.child.kill("SIGTERM");

@@ -274,14 +274,15 @@ describe("the development SMSC's receipts", () => {
     await waitFor(async () => server.receiptsAcked === 1, 2_000);
   });
 
-  it("with a receipt error, answers REJECTD err:CODE, which Dakiya records as smsc_CODE", async () => {
+  it("with a receipt error, answers REJECTD err:CODE, which Dakiya names as the operator's rejection", async () => {
     const rig = await start({ receiptError: "623" });
     await rig.send();
     await waitFor(async () => rig.receipts.length === 1, 5_000);
     expect(rig.receipts[0]).toMatchObject({
-      state: "undelivered",
-      errorCode: "smsc_623",
-      errorMessage: "The SMSC reported REJECTD with error 623.",
+      state: "rejected",
+      errorCode: "dlt_header_not_registered",
+      errorMessage:
+        "The operator rejected the message: its header is not registered, active or linked to the entity on DLT. The SMSC reported REJECTD with error 623.",
     });
   });
 
