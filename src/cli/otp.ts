@@ -38,7 +38,10 @@ export function otpCommands(program: Command, output: () => OutputOptions): void
       parseNonNegativeInteger,
     )
     .option("--length <n>", "digits of a generated code, 4–10", parseNonNegativeInteger)
-    .option("--sms-template-id <digits>", "the registered template with {#otp#} for SMS OTPs")
+    .option(
+      "--sms-template-id <digits>",
+      "the registered template for SMS OTPs: one placeholder, which carries the code",
+    )
     .option("--sms-sender <sender>", "the registered sender for SMS OTPs")
     .option("--whatsapp-template <name>", "the approved WhatsApp authentication template's name")
     .option("--whatsapp-language <code>", "its language code, e.g. en or en_US")

@@ -12,6 +12,7 @@ import type { DbOrTrx, Environment, TemplateCategory } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
+import { otpCodeSlot, otpSlotProblem } from "./otp-slot.js";
 import { parseTemplateContent } from "./placeholders.js";
 import {
   checkTemplateRules,
@@ -176,7 +177,7 @@ async function otpSettingsUsing(
     .execute();
 }
 
-/** The OTP settings' own rule (src/otp/settings.ts): exactly `{#otp#}`, and their sender allowed. */
+/** The OTP settings' own rule (src/otp/settings.ts): one placeholder for the code, and their sender allowed. */
 async function requireFitForOtp(
   db: DbOrTrx,
   accountId: string,
@@ -187,10 +188,10 @@ async function requireFitForOtp(
   const users = await otpSettingsUsing(db, accountId, templateId);
   if (users.length === 0) return;
   const where = `the SMS OTP template of the ${describeEnvironments(users)} OTP settings`;
-  if (placeholders.length !== 1 || placeholders[0] !== "otp") {
+  if (otpCodeSlot(placeholders) === undefined) {
     throw new ApiError(
       "invalid_request",
-      `Template ${templateId} is ${where}, so its content must have exactly one placeholder, {#otp#}.`,
+      `Template ${templateId} is ${where}, so it must keep one placeholder for the code: ${otpSlotProblem(placeholders)}.`,
       "content",
     );
   }

@@ -4,6 +4,7 @@ import type { Channel, DbOrTrx, Environment, MessagesTable, OtpDeliveriesTable }
 import type { OtpDetails } from "../delivery/carrier.js";
 import { spokenText } from "../delivery/carriers/voice.js";
 import { analyseSms } from "../dlt/encoding.js";
+import { otpCodeSlot } from "../dlt/otp-slot.js";
 import { renderTemplate } from "../dlt/placeholders.js";
 import { findTemplate, type Template } from "../dlt/registry.js";
 import { ApiError } from "../errors.js";
@@ -48,7 +49,7 @@ export async function requireChannel(
     if (template?.status !== "active" || !sender || !template.senders.includes(sender)) {
       throw new ApiError(
         "channel_not_configured",
-        "SMS OTPs need an active OTP template with {#otp#} and a registered sender it allows, in the OTP settings.",
+        "SMS OTPs need an active OTP template with one placeholder for the code and a registered sender it allows, in the OTP settings.",
         "channel",
       );
     }
@@ -65,7 +66,10 @@ export async function requireChannel(
 }
 
 function otpText(setup: ChannelSetup, code: string, settings: OtpSettings): string {
-  if (setup.channel === "sms" && setup.template) return renderTemplate(setup.template.content, { otp: code });
+  if (setup.channel === "sms" && setup.template) {
+    const slot = otpCodeSlot(setup.template.placeholders) ?? "otp";
+    return renderTemplate(setup.template.content, { [slot]: code });
+  }
   if (setup.channel === "voice") return spokenText(code);
   const minutes = Math.max(1, Math.round(settings.expiry_seconds / 60));
   return `${code} is your verification code. For your security, do not share this code. This code expires in ${minutes} minutes.`;

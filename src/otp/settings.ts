@@ -2,6 +2,7 @@ import { getAccount } from "../accounts/update.js";
 import type { AppContext } from "../context.js";
 import { readTogether } from "../db/read-together.js";
 import type { Db, DbOrTrx, Dialect, Environment, OtpSettingsTable } from "../db/schema.js";
+import { otpCodeSlot, otpSlotProblem } from "../dlt/otp-slot.js";
 import {
   findTemplate,
   senderExists,
@@ -168,10 +169,10 @@ export async function updateOtpSettings(
         `Template ${settings.sms_template_id} is not registered.`,
         "sms_template_id",
       );
-    if (!template.placeholders.includes("otp") || template.placeholders.length !== 1) {
+    if (otpCodeSlot(template.placeholders) === undefined) {
       throw new ApiError(
         "invalid_request",
-        `The OTP template must have exactly one placeholder, {#otp#}; ${settings.sms_template_id} has ${template.placeholders.map((p) => `{#${p}#}`).join(", ") || "none"}.`,
+        `Template ${settings.sms_template_id} cannot carry the code: ${otpSlotProblem(template.placeholders)}.`,
         "sms_template_id",
       );
     }

@@ -263,12 +263,13 @@ describe("dashboard in a browser", () => {
     await page.getByRole("heading", { level: 1, name: "OTP settings" }).waitFor();
     const template = page.getByLabel("SMS template");
     await template.waitFor();
-    // Only templates whose one placeholder is {#otp#} are offered.
+    // Only templates with one placeholder that can hold the code are offered (login-code has two).
     expect(await template.locator("option").allTextContents()).toEqual([
       "None (SMS passcodes off)",
       `otp (${OTP_TEMPLATE_ID})`,
     ]);
     await template.selectOption(OTP_TEMPLATE_ID);
+    await page.getByText("The code goes in {#otp#}.").waitFor();
     expect(await page.getByLabel("SMS sender").inputValue()).toBe("DAKIYA");
     await page.getByLabel("Code expiry").fill("300");
 

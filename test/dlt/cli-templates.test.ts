@@ -203,12 +203,12 @@ describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
     "keeps the OTP template fit for OTPs, and refuses to remove it while OTP settings use it",
     async () => {
       const [placeholder, sender, removal] = await Promise.all([
-        template("update", "--template-id", OTP, "--content", "{#code#} is your code."),
+        template("update", "--template-id", OTP, "--content", "{#code#} is your code, {#name#}."),
         template("update", "--template-id", OTP, "--senders", "OTHERS"),
         template("remove", "--template-id", OTP),
       ]);
       expect(oneLineError(placeholder)).toBe(
-        `dakiya: Template ${OTP} is the SMS OTP template of the sandbox OTP settings, so its content must have exactly one placeholder, {#otp#}.`,
+        `dakiya: Template ${OTP} is the SMS OTP template of the sandbox OTP settings, so it must keep one placeholder for the code: an OTP template has exactly one placeholder for the code (such as {#var#}, {#numeric#} or {#otp#}); it has {#code#}, {#name#}.`,
       );
       expect(oneLineError(sender)).toBe(
         `dakiya: Template ${OTP} is the SMS OTP template of the sandbox OTP settings, so its senders must keep DAKIYA.`,

@@ -5,6 +5,9 @@
  */
 import type { TemplateRuleCode } from "../../src/dlt/template-rules";
 import { analyseTemplateContent, type ContentPiece } from "../../src/dlt/template-syntax";
+
+export { otpCodeSlot } from "../../src/dlt/otp-slot";
+
 import type { TemplateCategory } from "./api";
 
 export type { ContentPiece };

@@ -11,6 +11,7 @@ import {
 import { ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
 import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
+import { otpCodeSlot } from "../dlt";
 import { useEnvironment } from "../environment";
 import { formatSeconds } from "../format";
 import { useResource } from "../use-resource";
@@ -209,13 +210,13 @@ function OtpSettingsForm({
     setSaved(false);
   };
 
-  // Passcodes need a template whose only placeholder is {#otp#}; anything already chosen stays listed.
+  // Passcodes need a template with one placeholder that can hold the code; anything already chosen stays listed.
   const otpTemplates = templates.filter(
     (template) =>
-      (template.placeholders.length === 1 && template.placeholders[0] === "otp") ||
-      template.template_id === form.smsTemplateId,
+      otpCodeSlot(template.placeholders) !== undefined || template.template_id === form.smsTemplateId,
   );
   const chosenTemplate = templates.find((template) => template.template_id === form.smsTemplateId);
+  const codeSlot = chosenTemplate && otpCodeSlot(chosenTemplate.placeholders);
   const senderChoices = chosenTemplate?.senders ?? [];
 
   const onTemplateChange = (templateId: string) => {
@@ -300,18 +301,29 @@ function OtpSettingsForm({
       <section className="card" aria-labelledby={`${formId}-sms`}>
         <h2 id={`${formId}-sms`}>SMS</h2>
         <p className="muted section-intro">
-          SMS passcodes go out on a registered DLT template whose only placeholder is{" "}
-          <span className="mono">{"{#otp#}"}</span>, under one of its senders.
+          SMS passcodes go out on a registered DLT template with one placeholder for the code (as approved on
+          the portal: <span className="mono">{"{#var#}"}</span>, <span className="mono">{"{#numeric#}"}</span>{" "}
+          or a name of your own), under one of its senders.
           {otpTemplates.length === 0 ? (
             <>
               {" "}
               No such template yet: <Link to="/templates">add one</Link>, e.g. “Your verification code is{" "}
-              <span className="mono">{"{#otp#}"}</span>. Do not share it.”
+              <span className="mono">{"{#numeric#}"}</span>. Do not share it.”
             </>
           ) : null}
         </p>
         <div className="form-grid form-grid-wide">
-          <Field label="SMS template" error={errors.field.sms_template_id}>
+          <Field
+            label="SMS template"
+            error={errors.field.sms_template_id}
+            hint={
+              codeSlot ? (
+                <>
+                  The code goes in <span className="mono">{`{#${codeSlot}#}`}</span>.
+                </>
+              ) : undefined
+            }
+          >
             {(control) => (
               <select
                 {...control}

@@ -171,7 +171,7 @@ function GettingStarted({ sandboxBalance }: { sandboxBalance: string | undefined
     {
       done: progress.data.otpTemplate,
       title: "Set the OTP template",
-      detail: "Pick the template with the one {#otp#} placeholder that carries passcodes.",
+      detail: "Pick the template whose one placeholder carries the passcode.",
       to: "/otp",
       action: "OTP settings",
     },
