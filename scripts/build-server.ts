@@ -47,6 +47,8 @@ export async function buildServer(): Promise<void> {
   // No stamp while dist/ is being written: meanwhile bin/dakiya.js runs the sources.
   rmSync(join(root, STAMP_FILE), { force: true });
   const { metafile } = await build({
+    // The metafile's paths, read below, are relative to it.
+    absWorkingDir: root,
     entryPoints: { dakiya: join(root, "src", "main.ts") },
     outdir,
     outExtension: { ".js": ".mjs" },
