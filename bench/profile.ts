@@ -2,8 +2,8 @@
 
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { log } from "./lifecycle.js";
 import { PROFILE_DIR, RESULTS_DIR, ROOT } from "./options.js";
 
@@ -64,24 +64,34 @@ export function summariseProfile(): void {
 }
 
 /**
- * The server runs as one bundle (dist/dakiya.mjs); its source map gives each sampled position's
- * source file and line, so the summary names modules and packages as they are in the sources.
+ * The server runs as a bundle (dist/dakiya.mjs and its chunks in dist/chunks/); each file's source
+ * map gives a sampled position's source file and line, so the summary names modules and packages
+ * as they are in the sources.
  */
 function originalPositions(): (frame: ProfileFrame) => { url: string; lineNumber: number } {
-  const bundle = join(ROOT, "dist", "dakiya.mjs");
-  const bundleUrl = pathToFileURL(bundle).href;
-  const mapFile = `${bundle}.map`;
-  if (!existsSync(mapFile)) return (frame) => frame;
-  const map = new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")));
+  const distUrl = pathToFileURL(join(ROOT, "dist")).href;
+  const maps = new Map<string, SourceMap | undefined>();
+  const mapOf = (url: string): SourceMap | undefined => {
+    if (!maps.has(url)) {
+      const mapFile = `${fileURLToPath(url)}.map`;
+      maps.set(
+        url,
+        existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, "utf8"))) : undefined,
+      );
+    }
+    return maps.get(url);
+  };
   return (frame) => {
-    if (frame.url !== bundleUrl) return frame;
+    if (!frame.url.startsWith(`${distUrl}/`)) return frame;
+    const map = mapOf(frame.url);
+    if (!map) return frame;
     const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as {
       originalSource?: string;
       originalLine?: number;
     };
     if (entry.originalSource === undefined) return frame;
     // esbuild names sources relative to the map's folder.
-    const source = resolve(ROOT, "dist", entry.originalSource);
+    const source = resolve(dirname(fileURLToPath(frame.url)), entry.originalSource);
     return { url: pathToFileURL(source).href, lineNumber: entry.originalLine ?? frame.lineNumber };
   };
 }

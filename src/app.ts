@@ -15,6 +15,7 @@ import { registerDocs } from "./http/openapi.js";
 import { generateRequestId, registerRequestIdHeader } from "./http/request-id.js";
 import { RequestLogController } from "./http/request-log.js";
 import { lazyRequestLogger } from "./http/request-logger.js";
+import { serializersOnFirstUse } from "./http/serialization.js";
 import { answerFrameworkError, registerTextSafety, registerUtf8Json } from "./http/text-safety.js";
 import type { App } from "./http/types.js";
 import { registerValidation } from "./http/validation.js";
@@ -50,6 +51,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     ...requestTimeouts(ctx.requestTimeoutMs),
     // Behind a reverse proxy, the client's address and scheme come from its X-Forwarded-* headers.
     trustProxy: ctx.trustedProxies.length > 0 ? ctx.trustedProxies : false,
+    schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   const requestsInFlight = new RequestsInFlight();
   app.decorate("requestsInFlight", requestsInFlight);

@@ -73,7 +73,7 @@ export interface ContextOverrides {
 /** Opens the database, brings its schema up to date and loads the server secret. */
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const log = overrides.log ?? createLogger(config.logLevel);
-  const { db, dialect, dataDir } = openDatabase(config.databaseUrl, {
+  const { db, dialect, dataDir } = await openDatabase(config.databaseUrl, {
     sqlite: overrides.backgroundCheckpoints
       ? { backgroundCheckpoints: { onFailure: (failure) => log.warn({ failure }, "checkpoint failed") } }
       : {},

@@ -1,15 +1,7 @@
 import { Command, CommanderError } from "commander";
-import { accountCommands } from "./cli/accounts.js";
-import { backupCommands } from "./cli/backup.js";
-import { ctaCommands } from "./cli/cta.js";
-import { devSmscCommands } from "./cli/dev-smsc.js";
-import { dltCommands } from "./cli/dlt.js";
-import { keyCommands } from "./cli/keys.js";
-import { otpCommands } from "./cli/otp.js";
+import { commandsFor } from "./cli/commands.js";
 import type { OutputOptions } from "./cli/run.js";
-import { serverCommands } from "./cli/serve.js";
 import { packageVersion } from "./cli/version.js";
-import { webhookCommands } from "./cli/webhooks.js";
 import { ApiError, ConfigError } from "./errors.js";
 
 const program = new Command("dakiya")
@@ -21,17 +13,9 @@ const program = new Command("dakiya")
   .exitOverride();
 const output = (): OutputOptions => program.opts<OutputOptions>();
 
-serverCommands(program, output);
-accountCommands(program, output);
-keyCommands(program, output);
-dltCommands(program, output);
-ctaCommands(program, output);
-otpCommands(program, output);
-webhookCommands(program, output);
-backupCommands(program, output);
-devSmscCommands(program, output);
-
 try {
+  // Only the module of the command asked for is loaded (src/cli/commands.ts).
+  for (const register of await commandsFor(process.argv.slice(2))) register(program, output);
   await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = exitCodeFor(error);

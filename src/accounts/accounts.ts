@@ -1,4 +1,3 @@
-import { hash } from "@node-rs/argon2";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import { rowLimit } from "../db/row-limit.js";
@@ -60,6 +59,8 @@ async function insertAccount(
       "password",
     );
   }
+  // The argon2 addon is loaded here, not with this module, which every account command loads.
+  const { hash } = await import("@node-rs/argon2");
   const passwordHash = await hash(input.password);
   const account: Account = { id: newId("acct"), email, createdAt: isoNow(ctx.clock) };
   await inTransaction(ctx, async (trx) => {

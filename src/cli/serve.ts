@@ -70,7 +70,7 @@ export function serverCommands(program: Command, output: () => OutputOptions): v
     .description("bring the database schema up to date (serve also does this on start)")
     .action(async () => {
       const { databaseUrl } = loadConfig();
-      const { db } = openDatabase(databaseUrl);
+      const { db } = await openDatabase(databaseUrl);
       const ran = await migrateToLatest(db)
         .catch((error: unknown) => {
           throw explainDatabaseError(error, databaseUrl);

@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import SqliteDatabase from "better-sqlite3";
+import type SqliteDatabase from "better-sqlite3";
 import { type Driver, Kysely, PostgresDialect, SqliteAdapter, SqliteDialect } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { ConfigError } from "../errors.js";
 import { RecentMap } from "../lib/recent-map.js";
 import type { Database, Db, Dialect } from "./schema.js";
@@ -16,11 +16,28 @@ export interface DatabaseHandle {
 }
 
 const INT8_OID = 20;
-pg.types.setTypeParser(INT8_OID, (value) => {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${value} is beyond a safe integer`);
-  return n;
-});
+
+// Each engine's driver is loaded by the first database opened on it: a process on SQLite never
+// loads pg (nor Node's net and tls with it), one on PostgreSQL never loads the SQLite addon.
+let pgModule: Promise<typeof pg> | undefined;
+function loadPg(): Promise<typeof pg> {
+  pgModule ??= import("pg").then(({ default: pg }) => {
+    pg.types.setTypeParser(INT8_OID, (value) => {
+      const n = Number(value);
+      if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${value} is beyond a safe integer`);
+      return n;
+    });
+    return pg;
+  });
+  return pgModule;
+}
+
+type SqliteModule = typeof SqliteDatabase;
+let sqliteModule: Promise<SqliteModule> | undefined;
+function loadSqlite(): Promise<SqliteModule> {
+  sqliteModule ??= import("better-sqlite3").then((module) => module.default);
+  return sqliteModule;
+}
 
 const postgresPools = new WeakMap<Db, pg.Pool>();
 const priorityLanes = new WeakMap<Db, Db>();
@@ -56,8 +73,9 @@ export interface OpenOptions {
   sqlite?: SqliteDriverOptions;
 }
 
-export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    const pg = await loadPg();
     // Pipeline mode: statements issued together go out together (one round trip, src/db/postgres/one-flight.ts);
     // one at a time, as Kysely issues them, they run as without it.
     const pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true });
@@ -77,7 +95,8 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
       throw new ConfigError("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/dakiya.db");
     const inMemory = path === ":memory:";
     if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
-    const driver = new GroupCommitSqliteDriver(() => openSqlite(path), options.sqlite);
+    const Sqlite = await loadSqlite();
+    const driver = new GroupCommitSqliteDriver(() => openSqlite(Sqlite, path), options.sqlite);
     const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(driver, driver) });
     priorityLanes.set(
       db,
@@ -96,10 +115,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
 const BUSY_TIMEOUT_MS = 5000;
 const PAGE_CACHE_KIB = 8192;
 
-function openSqlite(path: string): SqliteDatabase.Database {
+function openSqlite(Sqlite: SqliteModule, path: string): SqliteDatabase.Database {
   // Other processes (the CLI, a second server) write to the same file: wait for their lock.
-  const sqlite = new SqliteDatabase(path, { timeout: BUSY_TIMEOUT_MS });
-  switchToWal(sqlite);
+  const sqlite = new Sqlite(path, { timeout: BUSY_TIMEOUT_MS });
+  switchToWal(Sqlite, sqlite);
   // NORMAL writes the WAL at COMMIT without syncing it; the driver then syncs the WAL on a
   // background thread and answers only after that (sqlite/wal-sync.ts), so an answered request survives
   // a power cut as under FULL, while the event loop never waits on the disk.
@@ -122,14 +141,14 @@ function openSqlite(path: string): SqliteDatabase.Database {
  * once rather than wait on `busy_timeout`, as waiting while holding the read could deadlock.
  * So wait and try again here, for as long as `busy_timeout` would have waited.
  */
-function switchToWal(sqlite: SqliteDatabase.Database): void {
+function switchToWal(Sqlite: SqliteModule, sqlite: SqliteDatabase.Database): void {
   const giveUpAt = Date.now() + BUSY_TIMEOUT_MS;
   for (;;) {
     try {
       sqlite.pragma("journal_mode = WAL");
       return;
     } catch (error) {
-      const busy = error instanceof SqliteDatabase.SqliteError && error.code.startsWith("SQLITE_BUSY");
+      const busy = error instanceof Sqlite.SqliteError && error.code.startsWith("SQLITE_BUSY");
       if (!busy || Date.now() >= giveUpAt) throw error;
       // Opening is synchronous (the driver opens on first use) and happens once per connection.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);

@@ -47,9 +47,22 @@ export const MIGRATION_NAMES = Object.keys(MIGRATIONS);
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
+/**
+ * Orders migrations applied in the same instant. Kysely's default, `localeCompare`, loads ICU's
+ * collation on its first call, a fifth of a CLI command's start; the names are ASCII and Kysely
+ * sorts the list above in code-unit order, so compare them in that order too.
+ */
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Brings the schema to the latest version; returns the names of the migrations it ran. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new Migrator({
+    db,
+    provider,
+    nameComparator: byCodeUnits,
+  }).migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

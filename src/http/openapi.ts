@@ -135,7 +135,6 @@ const REFERENCE_CONFIGURATION: FastifyApiReferenceOptions["configuration"] = {
   // Features that call Scalar's hosted services stay off.
   showDeveloperTools: "never",
   agent: { disabled: true },
-  mcp: { disabled: true },
   documentDownloadType: "json",
   defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
   authentication: { preferredSecurityScheme: "apiKey" },

@@ -30,7 +30,7 @@ describe.skipIf(!LIVE)("flight lanes on PostgreSQL", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase("postgres");
-    db = openDatabase(database.url).db;
+    db = (await openDatabase(database.url)).db;
     lanes = {
       db,
       metrics: { transactionConflict: (conflict, outcome) => conflicts.push(`${conflict} ${outcome}`) },

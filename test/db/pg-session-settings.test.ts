@@ -18,7 +18,7 @@ interface SessionSettings {
 
 /** The settings of `connections` sessions of one pool, read at once so that each is its own. */
 async function sessionsOf(url: string, connections: number): Promise<SessionSettings[]> {
-  const { db } = openDatabase(url);
+  const { db } = await openDatabase(url);
   try {
     const reads = Array.from({ length: connections }, () =>
       sql<SessionSettings>`select pg_backend_pid() as pid,

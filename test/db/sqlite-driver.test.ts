@@ -25,7 +25,7 @@ describe("SQLite group commit", () => {
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), "dakiya-driver-"));
     path = join(folder, "test.db");
-    db = openDatabase(`sqlite:${path}`).db as unknown as Kysely<Tables>;
+    db = (await openDatabase(`sqlite:${path}`)).db as unknown as Kysely<Tables>;
     await sql`create table items (id integer primary key, label text not null)`.execute(db);
     await sql`create table children (
       id integer primary key,
@@ -267,7 +267,7 @@ describe("opening a SQLite file", () => {
     const other = writerHoldingLock(path, 300);
     const exited = other.then((worker) => new Promise((resolve) => worker.once("exit", resolve)));
     await other;
-    const { db } = openDatabase(`sqlite:${path}`);
+    const { db } = await openDatabase(`sqlite:${path}`);
     try {
       // SQLite alone answers SQLITE_BUSY here at once, whatever its busy timeout.
       const { rows } = await sql<{ label: string }>`select label from items`.execute(db);

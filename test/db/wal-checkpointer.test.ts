@@ -34,10 +34,10 @@ async function writeRows(db: Kysely<Rows>): Promise<void> {
   }
 }
 
-function open(name: string, background: boolean) {
+async function open(name: string, background: boolean) {
   const path = join(dir, name);
   const failures: string[] = [];
-  const { db } = openDatabase(`sqlite:${path}`, {
+  const { db } = await openDatabase(`sqlite:${path}`, {
     sqlite: background ? { backgroundCheckpoints: { onFailure: (failure) => failures.push(failure) } } : {},
   });
   return { db: db as unknown as Kysely<Rows>, path, failures };
@@ -65,7 +65,7 @@ function framesInLog(path: string): number {
 
 describe("background checkpoints", () => {
   it("copy committed pages into the database file without the serving connection checkpointing", async () => {
-    const { db, path, failures } = open("background.db", true);
+    const { db, path, failures } = await open("background.db", true);
     await writeRows(db);
     // As `serve` does once the schema is up to date.
     startBackgroundCheckpoints(db);
@@ -78,7 +78,7 @@ describe("background checkpoints", () => {
   });
 
   it("let the log start over once it has been copied, and stop with the database", async () => {
-    const { db, path, failures } = open("restart.db", true);
+    const { db, path, failures } = await open("restart.db", true);
     await writeRows(db);
     startBackgroundCheckpoints(db);
     expect(await waitFor(() => statSync(path).size > 1_200_000, 3_000)).toBe(true);
@@ -96,7 +96,7 @@ describe("background checkpoints", () => {
   });
 
   it("are off unless asked for: the same writes stay in the log", async () => {
-    const { db, path } = open("foreground.db", false);
+    const { db, path } = await open("foreground.db", false);
     await writeRows(db);
     startBackgroundCheckpoints(db);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -46,7 +46,7 @@ describe("WalSync", () => {
 describe("the SQLite database", () => {
   it("runs with synchronous=NORMAL and the driver's WAL sync, and a committed write is in the file", async () => {
     const path = join(dir, "b.db");
-    const { db } = openDatabase(`sqlite:${path}`);
+    const { db } = await openDatabase(`sqlite:${path}`);
     // NORMAL (1): COMMIT does not sync, so the driver must; and it does, once the WAL has a commit.
     const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
     expect(rows).toEqual([{ synchronous: 1 }]);
@@ -72,7 +72,7 @@ describe("the SQLite database", () => {
 
   it("commits no group while the log is being synced, and answers every transaction once it is on disk", async () => {
     const path = join(dir, "c.db");
-    const { db } = openDatabase(`sqlite:${path}`);
+    const { db } = await openDatabase(`sqlite:${path}`);
     await db.schema.createTable("t").addColumn("v", "integer").execute();
     // A commit while an earlier one's transactions are still unanswered is a commit during a sync.
     let commits = 0;

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SETTINGS_CACHE_MS } from "../../src/accounts/settings-cache.js";
 import { buildApp } from "../../src/app.js";
 import type { AppContext } from "../../src/context.js";
 import { addSender, listTemplates, type Template, type TemplateView } from "../../src/dlt/registry.js";
@@ -73,6 +75,8 @@ describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
   }
 
   const template = (...args: string[]) => dakiya("--json", "template", ...args, "--account", accountId);
+  /** The app's sends see a change the CLI (another process) made once their settings cache has expired. */
+  const cacheExpired = () => sleep(SETTINGS_CACHE_MS);
 
   it(
     "corrects a mis-pasted template's content, senders and name; messages already queued keep their text",
@@ -105,6 +109,7 @@ describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
       const queued = await app.inject({ method: "GET", url: `/v2/sms/${queuedId}`, headers: auth });
       expect(queued.json()).toMatchObject({ status: "queued", text: "Your order A-1 has shipped." });
 
+      await cacheExpired();
       const old = await send({ order: "A-2" });
       expect(old.json().error).toMatchObject({ code: "missing_variable", param: "variables.var1" });
       const fresh = await send({ var1: "A-2", var2: "Asha" }, SHIPPING, "OTHERS");
@@ -216,7 +221,7 @@ describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
       expect(oneLineError(removal)).toBe(
         `dakiya: Template ${OTP} is the SMS OTP template of the sandbox OTP settings: set another OTP template there first, or deactivate this one instead.`,
       );
-      // A change that keeps it fit goes through, and SMS OTPs use it at once.
+      // A change that keeps it fit goes through, and SMS OTPs use it.
       json(
         await template(
           "update",
@@ -253,6 +258,7 @@ describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
       const listed = json<{ data: Template[] }>(await template("list"));
       expect(listed.data.map((t) => t.template_id)).toEqual([SALE]);
 
+      await cacheExpired();
       const refused = await send({ var1: "A-3", var2: "Asha" });
       expect(refused.json().error).toMatchObject({ code: "unknown_template", param: "template_id" });
 

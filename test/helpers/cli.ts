@@ -22,7 +22,9 @@ export interface CliResult {
 
 /**
  * A runner for `node bin/dakiya.js ...args`, as an operator would type it, with the environment
- * `env()` returns at the time of the call (tests usually set it up in `beforeAll`).
+ * `env()` returns at the time of the call (tests usually set it up in `beforeAll`). It runs the
+ * build in dist/, which the tests' global set-up brings up to date with the sources
+ * (test/helpers/server-build.ts).
  */
 export function cliRunner(env: () => NodeJS.ProcessEnv): {
   dakiya: (...args: string[]) => Promise<CliResult>;

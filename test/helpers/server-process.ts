@@ -15,8 +15,9 @@ export interface ServerProcess {
 /**
  * Starts `dakiya serve` as its own process on a free port of 127.0.0.1 and resolves once it
  * listens, with `args` after `serve`. `env` is added to this process's environment; the log level is info at least, since
- * the "Server listening at" line is how the address is learnt. It fails if the server does not
- * listen within `startTimeoutMs` (60 s by default; sources compile at start, slowly on a busy machine).
+ * the "Server listening at" line is how the address is learnt. It runs the build the tests' global
+ * set-up brought up to date (test/helpers/server-build.ts). It fails if the server does not listen
+ * within `startTimeoutMs` (60 s by default, for a very busy machine).
  */
 export async function startServerProcess(
   env: NodeJS.ProcessEnv,

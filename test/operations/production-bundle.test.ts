@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildServer } from "../../scripts/build-server.js";
+import { sourceListing, stampedListing } from "../../bin/build-stamp.js";
 import { cliRunner, json, ROOT } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { waitFor } from "../helpers/delivery.js";
@@ -16,9 +16,10 @@ const SLOW = 90_000;
 const execFileAsync = promisify(execFile);
 
 /**
- * `NODE_ENV=production` runs the bundle of `npm run build:server` (dist/dakiya.mjs), which no
- * other test loads: here it is built as `npm ci` builds it and driven as the README's
- * walk-through drives the server, so a package that does not survive bundling fails here.
+ * `bin/dakiya.js` runs the build of `npm run build:server` (dist/), made by the tests' global
+ * set-up as `npm ci` makes it: here it is driven as the README's walk-through drives the server,
+ * with an operator's `NODE_ENV=production`, so a package that does not survive bundling (or a
+ * module that a command loads only when it runs) fails here.
  */
 describe("the production bundle", () => {
   let database: TestDatabase;
@@ -27,7 +28,7 @@ describe("the production bundle", () => {
   const { dakiya } = cliRunner(() => env);
 
   beforeAll(async () => {
-    await buildServer();
+    expect(stampedListing(ROOT), "dist/ is a build of the sources as they are").toBe(sourceListing(ROOT));
     database = await createTestDatabase("sqlite");
     env = {
       ...process.env,
