@@ -16,6 +16,7 @@ import {
   setUpOwner,
   useDashboardBrowser,
 } from "../helpers/browser.js";
+import { DIALECTS } from "../helpers/database.js";
 
 const run = promisify(execFile);
 const UI_TIMEOUT = 10_000;
@@ -42,8 +43,30 @@ async function box(locator: Locator): Promise<Box> {
   return found;
 }
 
-describe("dashboard console in a browser", () => {
-  const site = useDashboardBrowser({ uiTimeoutMs: UI_TIMEOUT });
+/**
+ * The history's "Refunded" entry: on one line at a desktop's width; wrapped or not, its dot sits
+ * on the timeline's line, level with the badge.
+ */
+async function expectRefundEntryAligned(page: Page, width: number): Promise<void> {
+  const entry = page.locator(".timeline li").filter({ hasText: "Refunded" });
+  const badge = await box(entry.locator(".badge"));
+  const time = await box(entry.locator("time"));
+  if (width >= DESKTOP.width)
+    expect(Math.abs(time.y + time.height / 2 - (badge.y + badge.height / 2))).toBeLessThan(3);
+  // The dot is placed by its centre: `top`, then moved up by half its height.
+  const dotCentre = (await page.evaluate(`(() => {
+    const li = [...document.querySelectorAll(".timeline li")].find((item) => item.textContent.includes("Refunded"));
+    const style = getComputedStyle(li, "::before");
+    const moved = style.transform === "none" ? Number.parseFloat(style.height) / 2 : 0;
+    return li.getBoundingClientRect().top + Number.parseFloat(style.top) + moved;
+  })()`)) as number;
+  expect(Math.abs(dotCentre - (badge.y + badge.height / 2))).toBeLessThan(3);
+  const timeline = await box(page.locator(".timeline"));
+  expect(time.x + time.width).toBeLessThanOrEqual(timeline.x + timeline.width + 1);
+}
+
+describe.each(DIALECTS)("dashboard console in a browser on %s", (dialect) => {
+  const site = useDashboardBrowser({ uiTimeoutMs: UI_TIMEOUT, dialect });
   let cookie: OwnerSession["cookie"];
   let dashboard: OwnerSession["dashboard"];
   let sandboxKey: string;
@@ -77,25 +100,25 @@ describe("dashboard console in a browser", () => {
     });
   }
 
-  /** Every amount of money on the page, e.g. ["₹100.0000"]. */
+  /** Every amount of money on the page, e.g. ["₹100.00"]. */
   async function amountsShown(page: Page): Promise<string[]> {
     return (await page.locator("body").innerText()).match(/₹[\d,.]+/g) ?? [];
   }
 
-  it("shows money with 4 decimals everywhere, the top-up included", async () => {
+  it("shows money to the paisa everywhere, the top-up included", async () => {
     await withPage(DESKTOP, async (page) => {
       await page.goto("/");
       const sandboxBalance = page.getByRole("region", { name: "Sandbox balance" });
       const balance = sandboxBalance.locator(".balance-amount");
-      await expect.poll(() => balance.textContent()).toBe("₹0.0000");
+      await expect.poll(() => balance.textContent()).toBe("₹0.00");
       const checklist = page.getByRole("region", { name: "Getting started" });
       await checklist.getByText("Add test credits").waitFor();
-      await page.getByRole("button", { name: "Add ₹100.0000 test credits" }).click();
-      await page.getByRole("status").filter({ hasText: "Added ₹100.0000 of test credits." }).waitFor();
-      await expect.poll(() => balance.textContent()).toBe("₹100.0000");
+      await page.getByRole("button", { name: "Add ₹100.00 test credits" }).click();
+      await page.getByRole("status").filter({ hasText: "Added ₹100.00 of test credits." }).waitFor();
+      await expect.poll(() => balance.textContent()).toBe("₹100.00");
       const amounts = await amountsShown(page);
       expect(amounts.length).toBeGreaterThan(2);
-      for (const amount of amounts) expect(amount).toMatch(/^₹[\d,]+\.\d{4}$/);
+      for (const amount of amounts) expect(amount).toMatch(/^₹[\d,]+\.\d{2}$/);
       await saveScreenshot(page, "console-overview-top-up");
     });
   });
@@ -189,8 +212,9 @@ describe("dashboard console in a browser", () => {
 
         await row.getByRole("link").click();
         await page.getByRole("heading", { level: 1, name: "Message" }).waitFor();
-        await page.getByText("Refunded ₹0.3500").waitFor();
-        await page.getByText("₹0.3500 back to the sandbox balance").waitFor();
+        await page.getByText("Refunded ₹0.35").waitFor();
+        await page.getByText("₹0.35 back to the sandbox balance").waitFor();
+        await expectRefundEntryAligned(page, viewport.width);
         await saveScreenshot(page, `console-message-refund-${viewport.width}`);
       });
     }
