@@ -149,6 +149,8 @@ export interface SandboxDelivery {
   channel: Channel;
   to: string;
   text: string;
+  /** The passcode, when the message is an OTP's delivery; null for any other message. */
+  otp_code: string | null;
   created_at: string;
 }
 

@@ -435,7 +435,10 @@ function ReplayCard({
               className="mono"
               placeholder="2026-11-29 14:30"
               value={since}
-              onChange={(event) => setSince(event.target.value)}
+              onChange={(event) => {
+                setSince(event.target.value);
+                setError(undefined);
+              }}
             />
           )}
         </Field>
