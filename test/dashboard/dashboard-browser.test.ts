@@ -110,14 +110,14 @@ describe("dashboard in a browser", () => {
     await page.getByText("nothing leaves this machine; test data only").waitFor();
 
     const sandboxBalance = page.getByRole("region", { name: "Sandbox balance" });
-    await sandboxBalance.getByText("₹0.0000").waitFor();
-    await page.getByRole("button", { name: "Add ₹100.0000 test credits" }).click();
-    await sandboxBalance.getByText("₹100.0000", { exact: true }).waitFor();
+    await sandboxBalance.getByText("₹0.00").waitFor();
+    await page.getByRole("button", { name: "Add ₹100.00 test credits" }).click();
+    await sandboxBalance.getByText("₹100.00", { exact: true }).waitFor();
 
     // The choice survives a reload.
     await page.reload();
     await page.getByText("nothing leaves this machine; test data only").waitFor();
-    await sandboxBalance.getByText("₹100.0000", { exact: true }).waitFor();
+    await sandboxBalance.getByText("₹100.00", { exact: true }).waitFor();
     await page.getByRole("region", { name: "Getting started" }).waitFor();
     await saveScreenshot(page, "overview-sandbox-new");
   });

@@ -16,12 +16,15 @@ import {
   setUpOwner,
   useDashboardBrowser,
 } from "../helpers/browser.js";
+import { DIALECTS } from "../helpers/database.js";
 
 const run = promisify(execFile);
 const UI_TIMEOUT = 10_000;
 const RECIPIENT = "+919876543210";
 /** The sandbox test number whose messages the carrier rejects: they fail and are refunded. */
 const REJECTED = "+919999999933";
+const VOICE_TO = "+919876500001";
+const ORDER_TO = "+919876500002";
 const TEMPLATE_ID = "1107161234567890999";
 const ENTITY_ID = "1101456789012345678";
 
@@ -42,8 +45,34 @@ async function box(locator: Locator): Promise<Box> {
   return found;
 }
 
-describe("dashboard console in a browser", () => {
-  const site = useDashboardBrowser({ uiTimeoutMs: UI_TIMEOUT });
+/**
+ * The history's "Refunded" entry: on one line at a desktop's width; wrapped or not, its dot sits
+ * on the timeline's line, level with the badge.
+ */
+async function expectRefundEntryAligned(page: Page, width: number): Promise<void> {
+  const entry = page.locator(".timeline li").filter({ hasText: "Refunded" });
+  const badge = await box(entry.locator(".badge"));
+  const time = await box(entry.locator("time"));
+  if (width >= DESKTOP.width)
+    expect(Math.abs(time.y + time.height / 2 - (badge.y + badge.height / 2))).toBeLessThan(3);
+  // The dot is placed by its centre: `top`, then moved up by half its height.
+  const dotCentre = (await page.evaluate(`(() => {
+    const li = [...document.querySelectorAll(".timeline li")].find((item) => item.textContent.includes("Refunded"));
+    const style = getComputedStyle(li, "::before");
+    const moved = style.transform === "none" ? Number.parseFloat(style.height) / 2 : 0;
+    return li.getBoundingClientRect().top + Number.parseFloat(style.top) + moved;
+  })()`)) as number;
+  expect(Math.abs(dotCentre - (badge.y + badge.height / 2))).toBeLessThan(3);
+  const timeline = await box(page.locator(".timeline"));
+  expect(time.x + time.width).toBeLessThanOrEqual(timeline.x + timeline.width + 1);
+}
+
+describe.each(DIALECTS)("dashboard console in a browser on %s", (dialect) => {
+  const site = useDashboardBrowser({
+    uiTimeoutMs: UI_TIMEOUT,
+    dialect,
+    env: { WEBHOOK_ALLOW_PRIVATE: "true" },
+  });
   let cookie: OwnerSession["cookie"];
   let dashboard: OwnerSession["dashboard"];
   let sandboxKey: string;
@@ -69,33 +98,33 @@ describe("dashboard console in a browser", () => {
     }
   }
 
-  function sendOtp(to: string, channel: "whatsapp"): Promise<Response> {
+  function sendOtp(to: string, channel: "whatsapp" | "voice", code?: string): Promise<Response> {
     return fetch(`${site.server.url}/v2/otp/send`, {
       method: "POST",
       headers: { authorization: `Bearer ${sandboxKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ to, channel }),
+      body: JSON.stringify({ to, channel, ...(code ? { code } : {}) }),
     });
   }
 
-  /** Every amount of money on the page, e.g. ["₹100.0000"]. */
+  /** Every amount of money on the page, e.g. ["₹100.00"]. */
   async function amountsShown(page: Page): Promise<string[]> {
     return (await page.locator("body").innerText()).match(/₹[\d,.]+/g) ?? [];
   }
 
-  it("shows money with 4 decimals everywhere, the top-up included", async () => {
+  it("shows money to the paisa everywhere, the top-up included", async () => {
     await withPage(DESKTOP, async (page) => {
       await page.goto("/");
       const sandboxBalance = page.getByRole("region", { name: "Sandbox balance" });
       const balance = sandboxBalance.locator(".balance-amount");
-      await expect.poll(() => balance.textContent()).toBe("₹0.0000");
+      await expect.poll(() => balance.textContent()).toBe("₹0.00");
       const checklist = page.getByRole("region", { name: "Getting started" });
       await checklist.getByText("Add test credits").waitFor();
-      await page.getByRole("button", { name: "Add ₹100.0000 test credits" }).click();
-      await page.getByRole("status").filter({ hasText: "Added ₹100.0000 of test credits." }).waitFor();
-      await expect.poll(() => balance.textContent()).toBe("₹100.0000");
+      await page.getByRole("button", { name: "Add ₹100.00 test credits" }).click();
+      await page.getByRole("status").filter({ hasText: "Added ₹100.00 of test credits." }).waitFor();
+      await expect.poll(() => balance.textContent()).toBe("₹100.00");
       const amounts = await amountsShown(page);
       expect(amounts.length).toBeGreaterThan(2);
-      for (const amount of amounts) expect(amount).toMatch(/^₹[\d,]+\.\d{4}$/);
+      for (const amount of amounts) expect(amount).toMatch(/^₹[\d,]+\.\d{2}$/);
       await saveScreenshot(page, "console-overview-top-up");
     });
   });
@@ -189,8 +218,9 @@ describe("dashboard console in a browser", () => {
 
         await row.getByRole("link").click();
         await page.getByRole("heading", { level: 1, name: "Message" }).waitFor();
-        await page.getByText("Refunded ₹0.3500").waitFor();
-        await page.getByText("₹0.3500 back to the sandbox balance").waitFor();
+        await page.getByText("Refunded ₹0.35").waitFor();
+        await page.getByText("₹0.35 back to the sandbox balance").waitFor();
+        await expectRefundEntryAligned(page, viewport.width);
         await saveScreenshot(page, `console-message-refund-${viewport.width}`);
       });
     }
@@ -308,5 +338,170 @@ describe("dashboard console in a browser", () => {
       await row.waitFor({ state: "detached" });
       expect((await dashboard<{ data: unknown[] }>("GET", "/templates")).data).toEqual([]);
     });
+  });
+
+  it("marks an OTP's code in the sandbox inbox, not an order number, and shows a voice call's code", async () => {
+    const { db } = site.server.ctx;
+    const voice = await sendOtp(VOICE_TO, "voice", "482913");
+    expect(voice.status).toBe(200);
+    // A message that is no OTP's but carries a 6-digit number, as an order update would.
+    const otpInbox = await db
+      .selectFrom("sandbox_messages")
+      .selectAll()
+      .where("channel", "=", "whatsapp")
+      .executeTakeFirstOrThrow();
+    const message = await db
+      .selectFrom("messages")
+      .selectAll()
+      .where("id", "=", otpInbox.message_id)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("messages")
+      .values({ ...message, id: "msg_order_update" })
+      .execute();
+    await db
+      .insertInto("sandbox_messages")
+      .values({
+        ...otpInbox,
+        id: "sbx_order_update",
+        message_id: "msg_order_update",
+        recipient: ORDER_TO,
+        text: "Your order 774411 has shipped. Track it with code 2024.",
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+
+    type Inbox = { data: Array<{ to: string; channel: string; otp_code: string | null }> };
+    const inbox = () => dashboard<Inbox>("GET", "/sandbox/messages");
+    // The worker delivers the call within a moment.
+    await expect
+      .poll(async () => (await inbox()).data.find((item) => item.channel === "voice")?.otp_code, {
+        timeout: UI_TIMEOUT,
+      })
+      .toBe("482913");
+    const { data } = await inbox();
+    expect(data.find((item) => item.to === ORDER_TO)?.otp_code).toBeNull();
+    expect(data.find((item) => item.channel === "whatsapp" && item.to === RECIPIENT)?.otp_code).toMatch(
+      /^\d{6}$/,
+    );
+
+    for (const viewport of [DESKTOP, PHONE]) {
+      await withPage(viewport, async (page) => {
+        await page.goto("/sandbox");
+        const rows = page.getByRole("row");
+        const order = rows.filter({ hasText: ORDER_TO });
+        await order.getByText("Your order 774411 has shipped").waitFor();
+        expect(await order.locator("mark").count()).toBe(0);
+        const call = rows.filter({ hasText: VOICE_TO });
+        await call.getByText("Your verification code is 4, 8, 2, 9, 1, 3.", { exact: false }).waitFor();
+        expect(await call.locator("mark").allTextContents()).toEqual(["482913"]);
+        await call.getByText("Code 482913").waitFor();
+        const whatsapp = rows.filter({ hasText: "is your verification code" }).filter({ hasText: RECIPIENT });
+        const marks = await whatsapp.locator("mark").allTextContents();
+        expect(marks).toHaveLength(1);
+        expect(await whatsapp.locator(".inbox-text").textContent()).toMatch(
+          new RegExp(`^${marks[0]} is your`),
+        );
+        expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
+          viewport.width,
+        );
+        await saveScreenshot(page, `console-inbox-codes-${viewport.width}`);
+      });
+    }
+  });
+
+  it("shows a failing endpoint as failing, pages its attempts and takes the replay time in India's time", async () => {
+    const { db } = site.server.ctx;
+    const endpoint = await dashboard<{ id: string }>("POST", "/webhooks?environment=sandbox", {
+      url: "http://127.0.0.1:9/hooks/down",
+    });
+    const failingSince = "2026-11-27T03:30:00.000Z";
+    await db
+      .updateTable("webhook_endpoints")
+      .set({ failing_since: failingSince })
+      .where("id", "=", endpoint.id)
+      .execute();
+    const start = Date.parse("2026-11-28T00:00:00.000Z");
+    await db
+      .insertInto("webhook_attempts")
+      .values(
+        Array.from({ length: 57 }, (_, index) => ({
+          id: `wha_${String(index).padStart(3, "0")}`,
+          endpoint_id: endpoint.id,
+          event_id: `evt_${String(index).padStart(3, "0")}`,
+          event_type: "sms.delivered",
+          attempt: 1,
+          status_code: 503,
+          error: "HTTP 503",
+          duration_ms: 12,
+          created_at: new Date(start + index * 60_000).toISOString(),
+        })),
+      )
+      .execute();
+
+    const first = await dashboard<{ data: Array<{ id: string }>; has_more: boolean }>(
+      "GET",
+      `/webhooks/${endpoint.id}/attempts?environment=sandbox&limit=50`,
+    );
+    expect(first.data.map((attempt) => attempt.id).slice(0, 2)).toEqual(["wha_056", "wha_055"]);
+    expect(first.has_more).toBe(true);
+    const second = await dashboard<{ data: Array<{ id: string }>; has_more: boolean }>(
+      "GET",
+      `/webhooks/${endpoint.id}/attempts?environment=sandbox&limit=50&before=wha_007`,
+    );
+    expect(second.data.map((attempt) => attempt.id)).toEqual([
+      "wha_006",
+      "wha_005",
+      "wha_004",
+      "wha_003",
+      "wha_002",
+      "wha_001",
+      "wha_000",
+    ]);
+    expect(second.has_more).toBe(false);
+    await expect(
+      dashboard("GET", `/webhooks/${endpoint.id}/attempts?environment=sandbox&before=wha_nope`),
+    ).rejects.toThrow(/400.*before/);
+
+    for (const viewport of [DESKTOP, PHONE]) {
+      await withPage(viewport, async (page) => {
+        await page.goto("/developers/webhooks");
+        const row = page.getByRole("row").filter({ hasText: "/hooks/down" });
+        await row.getByText("Failing", { exact: true }).waitFor();
+        await row.getByText("since 27 Nov, 09:00 IST").waitFor();
+        expect(await row.getByText("Enabled").count()).toBe(0);
+        await saveScreenshot(page, `console-webhooks-failing-${viewport.width}`);
+
+        await row.getByRole("link").click();
+        await page.getByRole("heading", { level: 1, name: "Webhook endpoint" }).waitFor();
+        expect(await page.getByText("Failing", { exact: true }).count()).toBe(2);
+        const attempts = page.getByRole("table", { name: "Delivery attempts" });
+        await expect.poll(() => attempts.getByRole("row").count()).toBe(51);
+        const pager = page.getByRole("navigation", { name: "Attempt pages" });
+        expect(await pager.getByRole("button", { name: "← Newer" }).isDisabled()).toBe(true);
+        await pager.getByRole("button", { name: "Older →" }).click();
+        await page.getByRole("heading", { name: "Older attempts" }).waitFor();
+        await attempts.getByText("evt_000").waitFor();
+        // The 7 oldest, and on the second pass the attempts the first pass's replay made since.
+        expect(await attempts.getByRole("row").count()).toBeGreaterThanOrEqual(8);
+        expect(await attempts.getByText("evt_056").count()).toBe(0);
+        expect(await pager.getByRole("button", { name: "Older →" }).isDisabled()).toBe(true);
+        await saveScreenshot(page, `console-webhook-attempts-older-${viewport.width}`);
+        await pager.getByRole("button", { name: "← Newer" }).click();
+        await page.getByRole("heading", { name: "Recent attempts" }).waitFor();
+        await attempts.getByText("evt_056").waitFor();
+
+        const since = page.getByLabel("Since (India time, IST)");
+        await since.fill("11/29/2026 02:30 PM");
+        await page.getByText("Year-month-day and 24-hour time").waitFor();
+        await page.getByRole("button", { name: "Replay events" }).click();
+        await page.getByText("Type the India time to replay from as year-month-day").waitFor();
+        await since.fill("2026-11-28 05:30");
+        await page.getByText("From 28 Nov, 05:30 IST.").waitFor();
+        await saveScreenshot(page, `console-webhook-failing-${viewport.width}`);
+        await page.getByRole("button", { name: "Replay events" }).click();
+        await page.getByText("since 28 Nov, 05:30 IST").waitFor();
+      });
+    }
   });
 });

@@ -164,7 +164,7 @@ describe.each(DIALECTS)("scheduled messages in the console on %s", (dialect) => 
 
         await cancel.click();
         const dialog = page.getByRole("dialog", { name: "Cancel this message?" });
-        await dialog.getByText("Its ₹0.2500 is refunded to the sandbox balance").waitFor();
+        await dialog.getByText("Its ₹0.25 is refunded to the sandbox balance").waitFor();
         await saveScreenshot(page, `console-message-cancel-dialog-${viewport.width}`);
         await dialog.getByRole("button", { name: "Keep it" }).click();
         await dialog.waitFor({ state: "detached" });
@@ -184,7 +184,7 @@ describe.each(DIALECTS)("scheduled messages in the console on %s", (dialect) => 
         .click();
       await page
         .getByRole("status")
-        .filter({ hasText: `Message to ${SCHEDULED_TO} cancelled; ₹0.2500 refunded to the sandbox balance.` })
+        .filter({ hasText: `Message to ${SCHEDULED_TO} cancelled; ₹0.25 refunded to the sandbox balance.` })
         .waitFor();
       await row.getByText("Cancelled", { exact: true }).waitFor();
       await row.getByText("refunded").waitFor();
@@ -196,12 +196,12 @@ describe.each(DIALECTS)("scheduled messages in the console on %s", (dialect) => 
       const history = page.getByRole("region", { name: "Status history" });
       await history.getByText("Scheduled", { exact: true }).waitFor();
       await history.getByText("Cancelled", { exact: true }).waitFor();
-      await history.getByText("Refunded ₹0.2500").waitFor();
+      await history.getByText("Refunded ₹0.25").waitFor();
       expect(await page.getByRole("button", { name: "Cancel message" }).count()).toBe(0);
 
       await page.goto("/");
       const balance = page.getByRole("region", { name: "Sandbox balance" }).locator(".balance-amount");
-      await expect.poll(() => balance.textContent()).toBe("₹99.7500");
+      await expect.poll(() => balance.textContent()).toBe("₹99.75");
     });
     expect(await sandboxBalance()).toBe("99.7500");
   });

@@ -136,7 +136,7 @@ describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
       `${path}/attempts?environment=sandbox&limit=10`,
     );
     expect(attempts.statusCode).toBe(200);
-    expect(attempts.json()).toEqual({ data: [] });
+    expect(attempts.json()).toEqual({ data: [], has_more: false });
     expect(
       (await dashboardRequest(app, owner, "GET", `${path}/attempts?environment=sandbox&limit=0`)).statusCode,
     ).toBe(400);

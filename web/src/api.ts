@@ -149,6 +149,8 @@ export interface SandboxDelivery {
   channel: Channel;
   to: string;
   text: string;
+  /** The passcode, when the message is an OTP's delivery; null for any other message. */
+  otp_code: string | null;
   created_at: string;
 }
 
@@ -492,9 +494,15 @@ export const api = {
       query: { environment },
       body: {},
     }),
-  listWebhookAttempts: (environment: Environment, id: string, limit: number, signal?: AbortSignal) =>
-    request<{ data: WebhookAttempt[] }>("GET", webhookPath(id, "attempts"), {
-      query: { environment, limit },
+  /** One page, newest first: `before` is the id of the last attempt of the newer page. */
+  listWebhookAttempts: (
+    environment: Environment,
+    id: string,
+    page: { limit: number; before?: string | undefined },
+    signal?: AbortSignal,
+  ) =>
+    request<{ data: WebhookAttempt[]; has_more: boolean }>("GET", webhookPath(id, "attempts"), {
+      query: { environment, limit: page.limit, ...(page.before ? { before: page.before } : {}) },
       signal,
     }),
   replayWebhook: (environment: Environment, id: string, since: string) =>

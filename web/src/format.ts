@@ -3,16 +3,23 @@
 /** The API's money strings have exactly this many decimals (1/10,000 INR). */
 const MONEY_DECIMALS = 4;
 
+/** Paise: what money is shown to, unless an amount has a fraction of a paisa. */
+const SHOWN_DECIMALS = 2;
+
 /**
- * Money in one style everywhere: `"100000.5"` → `"₹1,00,000.5000"`. Amounts are INR strings as
- * the server sends them (or as typed, like `"100.00"`), shown with 4 decimals as the API writes
- * them and grouped the Indian way.
+ * Money in one style everywhere: `"99.7500"` → `"₹99.75"`, `"100000.5"` → `"₹1,00,000.50"`,
+ * grouped the Indian way. Amounts are INR strings as the server sends them (4 decimals) or as
+ * typed. Shown to the paisa; never rounded: an amount with a fraction of a paisa, which only a
+ * per-segment price with one makes (e.g. `PRICE_SMS_SEGMENT=0.1275`, so a message's cost and
+ * refund), keeps all 4 decimals, `"₹0.1275"`, so what is shown always adds up to the balance.
  */
 export function formatInr(amount: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount.trim());
   if (!match) return `₹${amount}`;
   const [, sign = "", rupees = "0", fraction = ""] = match;
-  return `${sign}₹${groupIndian(rupees)}.${fraction.padEnd(MONEY_DECIMALS, "0")}`;
+  const exact = fraction.padEnd(MONEY_DECIMALS, "0");
+  const shown = /^0*$/.test(exact.slice(SHOWN_DECIMALS)) ? exact.slice(0, SHOWN_DECIMALS) : exact;
+  return `${sign}₹${groupIndian(rupees)}.${shown}`;
 }
 
 /** The sum of two of the API's money strings, exactly (in 1/10,000 INR), as a money string. */
@@ -86,6 +93,38 @@ export function formatIndiaTime(iso: string, now = Date.now()): string {
   if (Number.isNaN(date.getTime())) return iso;
   const thisYear = indiaYear.format(date) === indiaYear.format(now);
   return `${(thisYear ? indiaDateTime : indiaDateTimeWithYear).format(date)} IST`;
+}
+
+const IST_OFFSET_MS = 5.5 * 3_600_000;
+
+/** India's wall clock as a form types it, unambiguous in every locale: "2026-11-29 14:30". */
+export function toIndiaInput(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return new Date(date.getTime() + IST_OFFSET_MS).toISOString().slice(0, 16).replace("T", " ");
+}
+
+/**
+ * The instant (ISO, UTC) of India's wall-clock time typed as "2026-11-29 14:30" (or with a "T",
+ * as a `datetime-local` value writes it); undefined for anything else or a day that does not exist.
+ */
+export function parseIndiaInput(text: string): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})$/.exec(text.trim());
+  if (!match) return undefined;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (hour > 23 || minute > 59) return undefined;
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  const check = new Date(wall);
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) {
+    return undefined;
+  }
+  return new Date(wall - IST_OFFSET_MS).toISOString();
 }
 
 /** The exact instant in UTC, "1 Dec 2026, 03:30:00 UTC", for tooltips. */

@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
-import { listSandboxInbox } from "../../sandbox/inbox.js";
+import { listSandboxInbox, withOtpCodes } from "../../sandbox/inbox.js";
 import { cancelMessage } from "../../sms/cancel.js";
 import { MessageStatusSchema } from "../../sms/schemas.js";
 import { sessionOf } from "../auth.js";
@@ -85,11 +85,11 @@ export function messageRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const to = parseNumberFilter(request.query.to);
-      const data = await listSandboxInbox(ctx, sessionOf(request).accountId, {
+      const items = await listSandboxInbox(ctx, sessionOf(request).accountId, {
         ...(to === undefined ? {} : "exact" in to ? { to: to.exact } : { toSuffix: to.suffix }),
         limit: request.query.limit,
       });
-      return { data };
+      return { data: await withOtpCodes(ctx, items) };
     },
   );
 }

@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context.js";
 import type { Environment } from "../../db/schema.js";
 import type { App } from "../../http/types.js";
-import { listAttempts } from "../../webhooks/attempts.js";
+import { listAttemptsPage } from "../../webhooks/attempts.js";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -121,20 +121,17 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
         querystring: Type.Object(
           {
             environment: EnvironmentSchema,
+            before: Type.Optional(Type.String({ maxLength: 64 })),
             limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
           },
           { additionalProperties: false },
         ),
       },
     },
-    async (request) => ({
-      data: await listAttempts(
-        ctx,
-        scopeOf(request, request.query.environment),
-        request.params.id,
-        request.query.limit,
-      ),
-    }),
+    async (request) => {
+      const { environment, before, limit } = request.query;
+      return listAttemptsPage(ctx, scopeOf(request, environment), request.params.id, { before, limit });
+    },
   );
 
   app.post(

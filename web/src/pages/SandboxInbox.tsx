@@ -95,7 +95,7 @@ function InboxTable({ deliveries }: { deliveries: SandboxDelivery[] }) {
                   {delivery.to}
                 </td>
                 <td data-label="Text" className="inbox-text">
-                  <HighlightedCodes text={delivery.text} />
+                  <InboxText delivery={delivery} />
                 </td>
                 <td data-label="Message">
                   <Link to={`/messages/${delivery.message_id}`} className="mono">
@@ -111,25 +111,32 @@ function InboxTable({ deliveries }: { deliveries: SandboxDelivery[] }) {
   );
 }
 
-/** Makes passcodes (runs of 4 to 10 digits) stand out in a delivered text. */
-function HighlightedCodes({ text }: { text: string }) {
-  const pieces: Array<{ start: number; text: string; code: boolean }> = [];
+/**
+ * A delivered text, its passcode (if it is an OTP's) standing out. A voice call spells the digits
+ * out ("4, 8, 2, …"), so its code is shown beside the words as well.
+ */
+function InboxText({ delivery }: { delivery: SandboxDelivery }) {
+  const code = delivery.otp_code;
+  const pieces = code === null ? [delivery.text] : delivery.text.split(code);
+  const inText = pieces.length > 1;
   let start = 0;
-  text.split(/(\b\d{4,10}\b)/).forEach((piece, index) => {
-    if (piece) pieces.push({ start, text: piece, code: index % 2 === 1 });
-    start += piece.length;
-  });
   return (
     <>
-      {pieces.map((piece) =>
-        piece.code ? (
-          <mark key={piece.start} className="code-highlight">
-            {piece.text}
-          </mark>
-        ) : (
-          <Fragment key={piece.start}>{piece.text}</Fragment>
-        ),
-      )}
+      {code !== null && !inText ? (
+        <span className="inbox-code">
+          Code <mark className="code-highlight">{code}</mark>
+        </span>
+      ) : null}
+      {pieces.map((piece, index) => {
+        const at = start;
+        start += piece.length + (code?.length ?? 0);
+        return (
+          <Fragment key={at}>
+            {index > 0 && code !== null ? <mark className="code-highlight">{code}</mark> : null}
+            {piece}
+          </Fragment>
+        );
+      })}
     </>
   );
 }

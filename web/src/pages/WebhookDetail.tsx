@@ -14,13 +14,19 @@ import { Dialog } from "../components/Dialog";
 import { EmptyState, ErrorNotice, Loading, SuccessNotice } from "../components/Feedback";
 import { Field } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
-import { StatusBadge } from "../components/StatusBadge";
 import { WebhookEndpointForm } from "../components/WebhookEndpointForm";
 import { useEnvironment } from "../environment";
-import { formatDateTime, formatShortDateTime } from "../format";
+import {
+  formatDateTime,
+  formatIndiaTime,
+  formatShortDateTime,
+  formatUtc,
+  parseIndiaInput,
+  toIndiaInput,
+} from "../format";
 import { useCopySecret } from "../use-copy-secret";
 import { useResource } from "../use-resource";
-import { EventList, type WebhookNavigationState } from "./Webhooks";
+import { EndpointStatus, EventList, type WebhookNavigationState } from "./Webhooks";
 
 const ATTEMPTS_SHOWN = 50;
 const ATTEMPTS_REFRESH_MS = 3_000;
@@ -64,7 +70,7 @@ export function WebhookDetailPage() {
       <PageHeader
         title="Webhook endpoint"
         description={<span className="mono endpoint-url">{endpoint.data?.url ?? id}</span>}
-        actions={endpoint.data ? <StatusBadge status={endpoint.data.status} /> : null}
+        actions={endpoint.data ? <EndpointStatus endpoint={endpoint.data} /> : null}
       />
       {endpoint.loading && !endpoint.data ? <Loading /> : null}
       {notFound ? (
@@ -170,7 +176,7 @@ function EndpointDetails({
             </Fact>
             <Fact term="Description">{endpoint.description || <span className="muted">—</span>}</Fact>
             <Fact term="Status">
-              <StatusBadge status={endpoint.status} />
+              <EndpointStatus endpoint={endpoint} />
               {endpoint.disabled_reason ? (
                 <span className="muted small status-reason">
                   {DISABLED_REASONS[endpoint.disabled_reason]}
@@ -371,12 +377,6 @@ function SigningSecret({
   );
 }
 
-/** A `datetime-local` value (the browser's time zone) for `date`. */
-function toLocalInput(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
 function ReplayCard({
   environment,
   endpointId,
@@ -388,22 +388,22 @@ function ReplayCard({
   enabled: boolean;
   onReplayed(notice: string): void;
 }) {
-  const [since, setSince] = useState(() => toLocalInput(new Date(Date.now() - 3_600_000)));
+  const [since, setSince] = useState(() => toIndiaInput(new Date(Date.now() - 3_600_000).toISOString()));
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const start = new Date(since);
-    if (!since || Number.isNaN(start.getTime())) {
-      setError("Choose the date and time to replay from.");
+    const start = parseIndiaInput(since);
+    if (start === undefined) {
+      setError("Type the India time to replay from as year-month-day hour:minute, e.g. 2026-11-29 14:30.");
       return;
     }
     setBusy(true);
     setError(undefined);
     try {
-      const { queued } = await api.replayWebhook(environment, endpointId, start.toISOString());
-      const from = formatDateTime(start.toISOString());
+      const { queued } = await api.replayWebhook(environment, endpointId, start);
+      const from = formatIndiaTime(start);
       onReplayed(
         queued === 0
           ? `No events since ${from} to replay: only the events this endpoint subscribes to are sent again, test events excepted.`
@@ -424,14 +424,21 @@ function ReplayCard({
         from a time on. Events are kept 30 days.
       </p>
       <form className="replay-form" onSubmit={submit} noValidate>
-        <Field label="Since" error={error}>
+        <Field label="Since (India time, IST)" error={error} hint={<ReplayStart text={since} />}>
           {(control) => (
             <input
               {...control}
-              type="datetime-local"
-              max={toLocalInput(new Date())}
+              type="text"
+              inputMode="numeric"
+              autoComplete="off"
+              spellCheck={false}
+              className="mono"
+              placeholder="2026-11-29 14:30"
               value={since}
-              onChange={(event) => setSince(event.target.value)}
+              onChange={(event) => {
+                setSince(event.target.value);
+                setError(undefined);
+              }}
             />
           )}
         </Field>
@@ -448,6 +455,17 @@ function ReplayCard({
   );
 }
 
+/** The typed start, read back in words, so a misread day shows before anything is sent. */
+function ReplayStart({ text }: { text: string }) {
+  const start = parseIndiaInput(text);
+  if (start === undefined) return <>Year-month-day and 24-hour time, e.g. 2026-11-29 14:30.</>;
+  return (
+    <>
+      From <span title={formatUtc(start)}>{formatIndiaTime(start)}</span>.
+    </>
+  );
+}
+
 function AttemptsCard({
   environment,
   endpointId,
@@ -458,30 +476,45 @@ function AttemptsCard({
   /** Changes when the page knows a new attempt is coming (a test was sent), to load at once. */
   version: number;
 }) {
+  /** The cursors of the pages shown before this one: empty on the first (newest) page. */
+  const [cursors, setCursors] = useState<string[]>([]);
+  const before = cursors.at(-1);
+  const firstPage = before === undefined;
   const attempts = useResource(
     useCallback(
-      (signal: AbortSignal) => api.listWebhookAttempts(environment, endpointId, ATTEMPTS_SHOWN, signal),
-      [environment, endpointId],
+      (signal: AbortSignal) =>
+        api.listWebhookAttempts(environment, endpointId, { limit: ATTEMPTS_SHOWN, before }, signal),
+      [environment, endpointId, before],
     ),
   );
   const { loading, reload, data, error } = attempts;
 
+  // A test just sent shows on the first page: go back there.
   useEffect(() => {
-    if (version > 0) reload();
+    if (version > 0) {
+      setCursors([]);
+      reload();
+    }
   }, [version, reload]);
 
-  // The next refresh is scheduled once the previous answer is in, so slow answers never pile up.
+  // The first page refreshes; an older one stays as it is while it is read. The next refresh is
+  // scheduled once the previous answer is in, so slow answers never pile up.
   useEffect(() => {
-    if (loading) return;
+    if (loading || !firstPage) return;
     const timer = window.setTimeout(reload, ATTEMPTS_REFRESH_MS);
     return () => window.clearTimeout(timer);
-  }, [loading, reload]);
+  }, [loading, reload, firstPage]);
 
+  const last = data?.data.at(-1);
   return (
     <section className="card card-flush" aria-labelledby="attempts-title">
       <div className="card-header card-header-padded">
-        <h2 id="attempts-title">Recent attempts</h2>
-        <span className="muted small">Newest first · refreshes every 3 seconds</span>
+        <h2 id="attempts-title">{firstPage ? "Recent attempts" : "Older attempts"}</h2>
+        <span className="muted small">
+          {firstPage
+            ? "Newest first · refreshes every 3 seconds"
+            : `Newest first · page ${cursors.length + 1}`}
+        </span>
       </div>
       <ErrorNotice error={error} />
       {loading && !data ? <Loading /> : null}
@@ -493,6 +526,26 @@ function AttemptsCard({
         </EmptyState>
       ) : null}
       {data && data.data.length > 0 ? <AttemptsTable attempts={data.data} /> : null}
+      {data && (!firstPage || data.has_more) ? (
+        <nav className="pager" aria-label="Attempt pages">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={firstPage || loading}
+            onClick={() => setCursors((current) => current.slice(0, -1))}
+          >
+            ← Newer
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={!data.has_more || !last || loading}
+            onClick={() => last && setCursors((current) => [...current, last.id])}
+          >
+            Older →
+          </button>
+        </nav>
+      ) : null}
     </section>
   );
 }

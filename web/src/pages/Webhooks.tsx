@@ -7,7 +7,7 @@ import { PageHeader } from "../components/PageHeader";
 import { StatusBadge } from "../components/StatusBadge";
 import { WebhookEndpointForm } from "../components/WebhookEndpointForm";
 import { useEnvironment } from "../environment";
-import { formatDateTime } from "../format";
+import { formatDateTime, formatIndiaTime, formatUtc } from "../format";
 import { useResource } from "../use-resource";
 
 /** What the endpoint page shows once, after the endpoint was created or deleted. */
@@ -115,7 +115,7 @@ function EndpointsTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
                 <EventList events={endpoint.events} />
               </td>
               <td data-label="Status">
-                <StatusBadge status={endpoint.status} />
+                <EndpointStatus endpoint={endpoint} />
               </td>
               <td data-label="Created" className="nowrap">
                 {formatDateTime(endpoint.created_at)}
@@ -139,6 +139,28 @@ export function EventList({ events }: { events: string[] }) {
           {type}
         </span>
       ))}
+    </span>
+  );
+}
+
+/**
+ * An endpoint's state in words: an enabled endpoint whose every attempt fails is "Failing", not a
+ * green "Enabled", with the time it started failing.
+ */
+export function EndpointStatus({
+  endpoint,
+}: {
+  endpoint: Pick<WebhookEndpoint, "status" | "failing_since">;
+}) {
+  if (endpoint.status !== "enabled" || endpoint.failing_since === null) {
+    return <StatusBadge status={endpoint.status} />;
+  }
+  return (
+    <span className="endpoint-status">
+      <span className="badge badge-red">Failing</span>
+      <span className="small muted nowrap" title={formatUtc(endpoint.failing_since)}>
+        since {formatIndiaTime(endpoint.failing_since)}
+      </span>
     </span>
   );
 }
