@@ -318,18 +318,83 @@ export async function latestLedgerEntries(
   environment: Environment,
   limit: number,
 ): Promise<LedgerEntryView[]> {
-  const rows = await db
+  return (await ledgerEntriesPage(db, { accountId, environment }, { limit })).data;
+}
+
+/** Where a page of the ledger starts: the entry shown last on the page before. */
+export interface LedgerCursor {
+  created_at: string;
+  id: string;
+}
+
+export interface LedgerPageFilter {
+  /** Entries created at or after this time (UTC ISO). */
+  createdAfter?: string | undefined;
+  /** Entries created before this time (UTC ISO). */
+  createdBefore?: string | undefined;
+  /** Entries after this one, newest first. */
+  cursor?: LedgerCursor | undefined;
+  limit: number;
+}
+
+/**
+ * One page of an environment's ledger, newest first, ordered by (created_at, id): the entries of
+ * one transaction share a time, and page without gaps or repeats. Read along
+ * ledger_entries_account_idx (account_id, environment, created_at).
+ */
+export async function ledgerEntriesPage(
+  db: DbOrTrx,
+  scope: { accountId: string; environment: Environment },
+  filter: LedgerPageFilter,
+): Promise<{ data: LedgerEntryView[]; has_more: boolean; cursor: LedgerCursor | undefined }> {
+  let query = db
     .selectFrom("ledger_entries")
     .select(["id", "amount", "balance_after", "reason", "reference", "created_at"])
-    .where("account_id", "=", accountId)
-    .where("environment", "=", environment)
+    .where("account_id", "=", scope.accountId)
+    .where("environment", "=", scope.environment);
+  if (filter.createdAfter !== undefined) query = query.where("created_at", ">=", filter.createdAfter);
+  if (filter.createdBefore !== undefined) query = query.where("created_at", "<", filter.createdBefore);
+  const { cursor } = filter;
+  if (cursor !== undefined) {
+    // The first bound lets the index stop the scan at the cursor's time; the tuple settles ties.
+    query = query
+      .where("created_at", "<=", cursor.created_at)
+      .where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(cursor.created_at, cursor.id)));
+  }
+  const rows = await query
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
-    .limit(rowLimit(limit))
+    .limit(rowLimit(filter.limit + 1))
     .execute();
-  return rows.map((row) => ({
-    ...row,
-    amount: formatInr(Number(row.amount)),
-    balance_after: formatInr(Number(row.balance_after)),
-  }));
+  const page = rows.slice(0, filter.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => ({
+      ...row,
+      amount: formatInr(Number(row.amount)),
+      balance_after: formatInr(Number(row.balance_after)),
+    })),
+    has_more: rows.length > filter.limit,
+    cursor: last && { created_at: last.created_at, id: last.id },
+  };
+}
+
+/** Where an entry stands in its environment's ledger; undefined if it is not one of its entries. */
+export async function ledgerCursorOf(
+  db: DbOrTrx,
+  scope: { accountId: string; environment: Environment },
+  id: string,
+): Promise<LedgerCursor | undefined> {
+  return db
+    .selectFrom("ledger_entries")
+    .select(["created_at", "id"])
+    .where("id", "=", id)
+    .where("account_id", "=", scope.accountId)
+    .where("environment", "=", scope.environment)
+    .executeTakeFirst();
+}
+
+/** The message a charge or refund (chargeOf, refundMessage) paid for or gave back; null for other entries. */
+export function messageOfEntry(entry: { reason: string; reference: string | null }): string | null {
+  return /_(charge|refund)$/.test(entry.reason) ? entry.reference : null;
 }

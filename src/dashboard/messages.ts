@@ -4,6 +4,7 @@ import { ApiError } from "../errors.js";
 import { formatInr, parseInr } from "../lib/money.js";
 import { getMessage, type MessageView } from "../messages/store.js";
 import { listMessagesPage } from "../sms/list.js";
+import type { TimeRange } from "./date-range.js";
 import type { NumberFilter } from "./number-filter.js";
 
 export interface MessageFilter {
@@ -11,6 +12,8 @@ export interface MessageFilter {
   channel?: Channel | undefined;
   /** One number, or the last digits of numbers (parseNumberFilter). */
   to?: NumberFilter | undefined;
+  /** Messages created in this span (parseIndiaDateRange). */
+  created?: TimeRange | undefined;
   /** The id of the last message of the previous page. */
   before?: string | undefined;
   limit: number;
@@ -61,23 +64,63 @@ export function withRefund(message: MessageView): DashboardMessage {
   return { ...message, refund };
 }
 
-/** One page of an environment's messages, newest first: the public list, with a channel filter. */
+/** A message in the dashboard's list: with the name the account gave its template, if it has one. */
+export type ListedMessage = DashboardMessage & { template_name: string | null };
+
+/**
+ * One page of an environment's messages, newest first: the public list, with a channel filter
+ * and the names of the templates the page's messages used (one query for the page).
+ */
 export async function listMessages(
   ctx: AppContext,
   scope: { accountId: string; environment: Environment },
   filter: MessageFilter,
-): Promise<{ data: DashboardMessage[]; has_more: boolean }> {
-  const { before, to, ...rest } = filter;
+): Promise<{ data: ListedMessage[]; has_more: boolean }> {
+  const { before, to, created, ...rest } = filter;
   const number = to === undefined ? {} : "exact" in to ? { to: to.exact } : { to_suffix: to.suffix };
   try {
-    const page = await listMessagesPage(ctx, scope, { ...rest, ...number, starting_after: before });
-    return { data: page.data.map(withRefund), has_more: page.has_more };
+    const page = await listMessagesPage(ctx, scope, {
+      ...rest,
+      ...number,
+      created_after: created?.after,
+      created_before: created?.before,
+      starting_after: before,
+    });
+    const names = await templateNames(
+      ctx,
+      scope.accountId,
+      page.data.map((message) => message.template_id),
+    );
+    return {
+      data: page.data.map((message) => ({
+        ...withRefund(message),
+        template_name: message.template_id === null ? null : (names.get(message.template_id) ?? null),
+      })),
+      has_more: page.has_more,
+    };
   } catch (error) {
     if (error instanceof ApiError && error.param === "starting_after") {
       throw new ApiError("invalid_request", `No message ${before} to page from.`, "before");
     }
     throw error;
   }
+}
+
+/** The names of an account's templates by DLT template id; a template since removed has none. */
+async function templateNames(
+  ctx: AppContext,
+  accountId: string,
+  templateIds: ReadonlyArray<string | null>,
+): Promise<Map<string, string>> {
+  const ids = [...new Set(templateIds.filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .selectFrom("templates")
+    .select(["template_id", "name"])
+    .where("account_id", "=", accountId)
+    .where("template_id", "in", ids)
+    .execute();
+  return new Map(rows.map((row) => [row.template_id, row.name]));
 }
 
 /** A message with the times it moved from status to status, and how often delivery was tried. */

@@ -2,6 +2,7 @@ import type { AppContext } from "../context.js";
 import type { App } from "../http/types.js";
 import { ctaRoutes } from "./routes/cta.js";
 import { keyRoutes } from "./routes/keys.js";
+import { ledgerRoutes } from "./routes/ledger.js";
 import { messageRoutes } from "./routes/messages.js";
 import { otpSettingsRoutes } from "./routes/otp-settings.js";
 import { overviewRoutes } from "./routes/overview.js";
@@ -16,6 +17,7 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
   overviewRoutes(app, ctx);
   keyRoutes(app, ctx);
   messageRoutes(app, ctx);
+  ledgerRoutes(app, ctx);
   registryRoutes(app, ctx);
   tmChainRoutes(app, ctx);
   ctaRoutes(app, ctx);

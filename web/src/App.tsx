@@ -11,6 +11,7 @@ import { SandboxInboxPage } from "./pages/SandboxInbox";
 import { SetupPage } from "./pages/Setup";
 import { SignInPage } from "./pages/SignIn";
 import { TemplatesPage } from "./pages/Templates";
+import { TransactionsPage } from "./pages/Transactions";
 import { UnavailablePage } from "./pages/Unavailable";
 import { WebhookDetailPage } from "./pages/WebhookDetail";
 import { WebhooksPage } from "./pages/Webhooks";
@@ -26,6 +27,7 @@ export function App() {
           <Route index element={<OverviewPage />} />
           <Route path="messages" element={<MessagesPage />} />
           <Route path="messages/:id" element={<MessageDetailPage />} />
+          <Route path="transactions" element={<TransactionsPage />} />
           <Route path="sandbox" element={<SandboxInboxPage />} />
           <Route path="templates" element={<TemplatesPage />} />
           <Route path="otp" element={<OtpSettingsPage />} />

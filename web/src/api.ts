@@ -130,8 +130,13 @@ export interface MessageDetail extends Message {
   attempts: number;
 }
 
+/** A message in the list: with the name the account gave its template (null without one). */
+export interface ListedMessage extends Message {
+  template_name: string | null;
+}
+
 export interface MessagePage {
-  data: Message[];
+  data: ListedMessage[];
   has_more: boolean;
 }
 
@@ -139,8 +144,34 @@ export interface MessageFilters {
   status?: MessageStatus | undefined;
   channel?: Channel | undefined;
   to?: string | undefined;
+  /** Days of India time, YYYY-MM-DD, both included (`to` being the number, the range ends at `until`). */
+  from?: string | undefined;
+  until?: string | undefined;
   before?: string | undefined;
   limit?: number | undefined;
+}
+
+/** A credit, charge or refund of one environment's balance; amounts are signed INR strings. */
+export interface LedgerEntry {
+  id: string;
+  amount: string;
+  balance_after: string;
+  reason: string;
+  reference: string | null;
+  /** The message a charge or refund was for; null for other entries. */
+  message_id: string | null;
+  created_at: string;
+}
+
+export interface LedgerPage {
+  data: LedgerEntry[];
+  has_more: boolean;
+}
+
+/** Days of India time, YYYY-MM-DD, both included. */
+export interface DateRange {
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 export interface SandboxDelivery {
@@ -441,6 +472,14 @@ export const api = {
 
   listMessages: (environment: Environment, filters: MessageFilters, signal?: AbortSignal) =>
     request<MessagePage>("GET", "/messages", { query: { environment, ...filters }, signal }),
+  listLedger: (
+    environment: Environment,
+    range: DateRange & { before?: string | undefined; limit?: number | undefined },
+    signal?: AbortSignal,
+  ) => request<LedgerPage>("GET", "/ledger", { query: { environment, ...range }, signal }),
+  /** Where the browser downloads the ledger as CSV (the session cookie goes with it). */
+  ledgerCsvUrl: (environment: Environment, range: DateRange) =>
+    `${BASE}/ledger.csv${queryString({ environment, ...range })}`,
   getMessage: (environment: Environment, id: string, signal?: AbortSignal) =>
     request<MessageDetail>("GET", `/messages/${encodeURIComponent(id)}`, { query: { environment }, signal }),
   cancelMessage: (environment: Environment, id: string) =>

@@ -5,6 +5,7 @@ import { listSandboxInbox, withOtpCodes } from "../../sandbox/inbox.js";
 import { cancelMessage } from "../../sms/cancel.js";
 import { MessageStatusSchema } from "../../sms/schemas.js";
 import { sessionOf } from "../auth.js";
+import { parseIndiaDateRange } from "../date-range.js";
 import { getMessageDetail, listMessages, withRefund } from "../messages.js";
 import { parseNumberFilter } from "../number-filter.js";
 import { EnvironmentQuery, EnvironmentSchema, HIDDEN } from "../schemas.js";
@@ -24,6 +25,9 @@ export function messageRoutes(app: App, ctx: AppContext): void {
             status: Type.Optional(MessageStatusSchema),
             channel: Type.Optional(ChannelSchema),
             to: Type.Optional(Type.String({ maxLength: 32 })),
+            // Days of India time, both included; `to` is the number, so the range ends at `until`.
+            from: Type.Optional(Type.String({ maxLength: 32 })),
+            until: Type.Optional(Type.String({ maxLength: 32 })),
             before: Type.Optional(Type.String({ maxLength: 64 })),
             limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
           },
@@ -33,10 +37,14 @@ export function messageRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const { environment, status, channel, before, limit } = request.query;
+      const created = parseIndiaDateRange(request.query.from, request.query.until, {
+        from: "from",
+        to: "until",
+      });
       return listMessages(
         ctx,
         { accountId: sessionOf(request).accountId, environment },
-        { status, channel, before, limit, to: parseNumberFilter(request.query.to) },
+        { status, channel, before, limit, created, to: parseNumberFilter(request.query.to) },
       );
     },
   );

@@ -5,6 +5,7 @@ import { useAccount, useSession } from "../session";
 import {
   InboxIcon,
   KeyIcon,
+  LedgerIcon,
   Logo,
   MenuIcon,
   MessagesIcon,
@@ -24,6 +25,7 @@ interface NavItem {
 const MAIN_NAV: NavItem[] = [
   { to: "/", label: "Overview", icon: <OverviewIcon />, end: true },
   { to: "/messages", label: "Messages", icon: <MessagesIcon /> },
+  { to: "/transactions", label: "Transactions", icon: <LedgerIcon /> },
   { to: "/sandbox", label: "Sandbox inbox", icon: <InboxIcon /> },
   { to: "/templates", label: "Templates & senders", icon: <TemplateIcon /> },
   { to: "/otp", label: "OTP settings", icon: <ShieldIcon /> },

@@ -1,32 +1,47 @@
 import { Link } from "react-router";
-import { isCancellable, type Message } from "../api";
+import { isCancellable, type ListedMessage, type Message } from "../api";
 import { addInr, channelLabel, formatDateTime, formatInr, formatShortDateTime } from "../format";
 import { IndiaTime } from "./IndiaTime";
 import { StatusBadge } from "./StatusBadge";
 
-/** Messages, newest first; with `onCancel`, each waiting message has a Cancel button. */
+/**
+ * Messages, newest first; with `onCancel`, each waiting message has a Cancel button. `detailed`
+ * adds the sender, template and reference columns and the error code under the status, with the
+ * segments under the cost to leave them room (the Messages page; the overview keeps its short list).
+ */
 export function MessagesTable({
   messages,
   caption,
+  detailed = false,
   onCancel,
 }: {
-  messages: Message[];
+  messages: Array<Message & Partial<Pick<ListedMessage, "template_name">>>;
   caption: string;
+  detailed?: boolean;
   onCancel?: (message: Message) => void;
 }) {
   return (
     <div className="table-wrap">
-      <table className="table table-stack">
+      <table className={`table table-stack${detailed ? " table-compact" : ""}`}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Time</th>
             <th scope="col">To</th>
+            {detailed ? (
+              <>
+                <th scope="col">Sender</th>
+                <th scope="col">Template</th>
+                <th scope="col">Reference</th>
+              </>
+            ) : null}
             <th scope="col">Channel</th>
             <th scope="col">Status</th>
-            <th scope="col" className="numeric">
-              Segments
-            </th>
+            {detailed ? null : (
+              <th scope="col" className="numeric">
+                Segments
+              </th>
+            )}
             <th scope="col" className="numeric">
               Cost
             </th>
@@ -48,6 +63,28 @@ export function MessagesTable({
               <td data-label="To" className="mono">
                 {message.to}
               </td>
+              {detailed ? (
+                <>
+                  <td data-label="Sender" className="mono">
+                    {message.sender ?? <span className="muted">—</span>}
+                  </td>
+                  <td data-label="Template" className="cell-clip" title={message.template_id ?? undefined}>
+                    {message.template_name ??
+                      (message.template_id ? (
+                        <span className="mono">{message.template_id}</span>
+                      ) : (
+                        <span className="muted">—</span>
+                      ))}
+                  </td>
+                  <td
+                    data-label="Reference"
+                    className="mono cell-clip"
+                    title={message.reference ?? undefined}
+                  >
+                    {message.reference ?? <span className="muted">—</span>}
+                  </td>
+                </>
+              ) : null}
               <td data-label="Channel">{channelLabel(message.channel)}</td>
               <td data-label="Status">
                 <StatusBadge status={message.status} />
@@ -56,12 +93,24 @@ export function MessagesTable({
                     Sends at <IndiaTime iso={message.send_at} />
                   </span>
                 ) : null}
+                {detailed && message.error_code ? (
+                  <span className="status-note mono error-code" title={message.error_message ?? undefined}>
+                    {message.error_code}
+                  </span>
+                ) : null}
               </td>
-              <td data-label="Segments" className="numeric mono">
-                {message.segments}
-              </td>
+              {detailed ? null : (
+                <td data-label="Segments" className="numeric mono">
+                  {message.segments}
+                </td>
+              )}
               <td data-label="Cost" className="numeric mono">
                 <Cost message={message} />
+                {detailed ? (
+                  <span className="status-note">
+                    {message.segments} {message.segments === 1 ? "segment" : "segments"}
+                  </span>
+                ) : null}
               </td>
               {onCancel ? (
                 <td data-label="Actions" className="actions-cell">

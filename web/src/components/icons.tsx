@@ -33,6 +33,12 @@ export const MessagesIcon = () => (
   </Icon>
 );
 
+export const LedgerIcon = () => (
+  <Icon>
+    <path d="M6 3h12v18l-3-2-3 2-3-2-3 2zM9 8h6M9 12h6M9 16h3" />
+  </Icon>
+);
+
 export const InboxIcon = () => (
   <Icon>
     <path d="M4 13l2.5-8h11L20 13v6H4z" />

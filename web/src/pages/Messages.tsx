@@ -4,6 +4,7 @@ import {
   api,
   CHANNELS,
   type Channel,
+  type ListedMessage,
   MESSAGE_STATUSES,
   type Message,
   type MessageFilters,
@@ -30,16 +31,29 @@ export function MessagesPage() {
   const status = pick<MessageStatus>(params.get("status"), MESSAGE_STATUSES);
   const channel = pick<Channel>(params.get("channel"), CHANNELS);
   const to = params.get("to") ?? "";
+  const from = params.get("from") ?? "";
+  const until = params.get("until") ?? "";
   const [toDraft, setToDraft] = useState(to);
   useEffect(() => setToDraft(to), [to]);
 
   const load = useCallback(
     (signal: AbortSignal) =>
-      api.listMessages(environment, { status, channel, to: to || undefined, limit: PAGE_SIZE }, signal),
-    [environment, status, channel, to],
+      api.listMessages(
+        environment,
+        {
+          status,
+          channel,
+          to: to || undefined,
+          from: from || undefined,
+          until: until || undefined,
+          limit: PAGE_SIZE,
+        },
+        signal,
+      ),
+    [environment, status, channel, to, from, until],
   );
   const firstPage = useResource(load);
-  const [more, setMore] = useState<{ messages: Message[]; hasMore: boolean } | undefined>();
+  const [more, setMore] = useState<{ messages: ListedMessage[]; hasMore: boolean } | undefined>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<Error | undefined>();
   const [cancelling, setCancelling] = useState<Message | undefined>();
@@ -56,7 +70,8 @@ export function MessagesPage() {
 
   /** Shows a message's new state in whichever loaded page holds it. */
   const replace = (changed: Message) => {
-    const swap = (list: Message[]) => list.map((message) => (message.id === changed.id ? changed : message));
+    const swap = (list: ListedMessage[]) =>
+      list.map((message) => (message.id === changed.id ? { ...message, ...changed } : message));
     firstPage.setData((page) => page && { ...page, data: swap(page.data) });
     setMore((pages) => pages && { ...pages, messages: swap(pages.messages) });
   };
@@ -95,6 +110,8 @@ export function MessagesPage() {
         status,
         channel,
         to: to || undefined,
+        from: from || undefined,
+        until: until || undefined,
         before: last.id,
         limit: PAGE_SIZE,
       });
@@ -109,16 +126,16 @@ export function MessagesPage() {
     }
   };
 
-  const errors = formErrors(firstPage.error, ["to", "status", "channel"]);
-  const filtered = Boolean(status || channel || to);
+  const errors = formErrors(firstPage.error, ["to", "status", "channel", "from", "until"]);
+  const filtered = Boolean(status || channel || to || from || until);
 
   return (
     <>
       <PageHeader
         title="Messages"
-        description={`Every ${environment} SMS, WhatsApp message and call, newest first.`}
+        description={`Every ${environment} SMS, WhatsApp message and call, newest first. Dates are India time.`}
       />
-      <form className="filters card" onSubmit={onSearch} aria-label="Filter messages">
+      <form className="filters filters-messages card" onSubmit={onSearch} aria-label="Filter messages">
         <Field label="Status" error={errors.field.status}>
           {(control) => (
             <select
@@ -165,6 +182,30 @@ export function MessagesPage() {
             />
           )}
         </Field>
+        <Field label="From" error={errors.field.from} className="filters-date">
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              title="The first day, India time"
+              value={from}
+              max={until || undefined}
+              onChange={(event) => setFilter("from", event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="To" error={errors.field.until} className="filters-date">
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              title="The last day, India time (included)"
+              value={until}
+              min={from || undefined}
+              onChange={(event) => setFilter("until", event.target.value)}
+            />
+          )}
+        </Field>
         <div className="filters-actions">
           <button type="submit" className="button">
             Search
@@ -193,13 +234,14 @@ export function MessagesPage() {
             >
               <p>
                 {filtered
-                  ? "Try another status, channel or number, or clear the filters."
+                  ? "Try another status, channel, number or dates, or clear the filters."
                   : `Messages sent with a ${environment} key appear here as soon as they are queued.`}
               </p>
             </EmptyState>
           ) : null}
           {messages.length > 0 ? (
             <MessagesTable
+              detailed
               messages={messages}
               caption={`${environment} messages`}
               onCancel={(message) => {
