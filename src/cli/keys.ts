@@ -113,7 +113,7 @@ function describe(key: ApiKey | CreatedApiKey): string {
   const used = key.last_used_at ? `last used ${key.last_used_at}` : "never used";
   const expiry = key.expires_at ? `, expires ${key.expires_at}` : "";
   const rate = key.rate_limit === null ? "" : `, ${key.rate_limit} requests a minute`;
-  return `${key.id} ${key.environment}${label} ${key.prefix}… created ${key.created_at}, ${used}${expiry}${rate}`;
+  return `${key.id} ${key.environment}${label} ${key.prefix}…${key.last_four ?? ""} created ${key.created_at}, ${used}${expiry}${rate}`;
 }
 
 function ownRate(option: number | "default" | undefined): number | null {

@@ -18,6 +18,7 @@ import * as templateRules from "./migrations/2026-11-29T0016-template-rules.js";
 import * as ctaWhitelist from "./migrations/2026-11-29T0017-cta-whitelist.js";
 import * as carrierError from "./migrations/2026-11-29T0018-carrier-error.js";
 import * as tmChain from "./migrations/2026-11-29T0019-tm-chain.js";
+import * as apiKeyLastFour from "./migrations/2026-11-29T0020-api-key-last-four.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-29T0017-cta-whitelist": ctaWhitelist,
   "2026-11-29T0018-carrier-error": carrierError,
   "2026-11-29T0019-tm-chain": tmChain,
+  "2026-11-29T0020-api-key-last-four": apiKeyLastFour,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -50,6 +50,8 @@ export interface ApiKeysTable {
   expires_at: Timestamp | null;
   /** Requests a minute this key may make; null for the server's default (docs/rate-limits.md). */
   rate_limit: number | null;
+  /** The secret's last 4 characters, to tell keys apart; null for keys made before they were kept. */
+  last_four: string | null;
 }
 
 /**

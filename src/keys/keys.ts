@@ -6,13 +6,15 @@ import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { isoAfter, isoNow } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
-import { DISPLAY_PREFIX_LENGTH, generateSecret, hashSecret } from "./secrets.js";
+import { DISPLAY_PREFIX_LENGTH, DISPLAY_SUFFIX_LENGTH, generateSecret, hashSecret } from "./secrets.js";
 
 export interface ApiKey {
   id: string;
   environment: Environment;
   label: string | null;
   prefix: string;
+  /** The secret's last 4 characters (null for keys made before they were kept): `dk_live_Ab3x…9fQz`. */
+  last_four: string | null;
   created_at: string;
   last_used_at: string | null;
   /** Only for a key rotated with a grace period: when it stops working. */
@@ -144,6 +146,7 @@ async function insertKey(
     label: key.label,
     prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
     secret_hash: hashSecret(secret),
+    last_four: secret.slice(-DISPLAY_SUFFIX_LENGTH),
     created_at: isoNow(ctx.clock),
     last_used_at: null,
     expires_at: null,
@@ -159,6 +162,7 @@ function toApiKey(row: ApiKeysTable): ApiKey {
     environment: row.environment,
     label: row.label,
     prefix: row.prefix,
+    last_four: row.last_four,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
     expires_at: row.expires_at,

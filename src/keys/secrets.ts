@@ -5,6 +5,8 @@ import { randomBase62 } from "../lib/ids.js";
 /** 43 base62 characters ≈ 256 bits: far above the 128 bits that make a plain SHA-256 safe at rest. */
 const SECRET_RANDOM_LENGTH = 43;
 export const DISPLAY_PREFIX_LENGTH = 12;
+/** Shown after the prefix to tell keys apart; never more of the secret. */
+export const DISPLAY_SUFFIX_LENGTH = 4;
 const SECRET_PATTERN = /^dk_(live|sandbox)_[0-9A-Za-z]{32,128}$/;
 
 export function generateSecret(environment: Environment): string {

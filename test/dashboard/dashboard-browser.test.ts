@@ -190,12 +190,16 @@ describe("dashboard in a browser", () => {
     await secretDialog.getByRole("button", { name: "Done" }).click();
 
     // Both are listed, the old one with the time it stops working, and both answer until then.
-    // (Rows are told apart by their expiry: a sandbox key's 12-character prefix has only one
-    // random character, so two keys may share it.)
+    // A sandbox key's 12-character prefix has only one random character, so two keys may share
+    // it: the last four tell them apart.
     const rows = page.getByRole("row").filter({ hasText: "checkout" });
     await expect.poll(() => rows.count()).toBe(2);
     await expect.poll(() => rows.filter({ hasText: "—" }).count()).toBe(1);
-    await expect.poll(() => rows.filter({ hasText: sendingKey.slice(0, 12) }).count()).toBeGreaterThan(0);
+    const shown = `${sendingKey.slice(0, 12)}…${sendingKey.slice(-4)}`;
+    await expect.poll(() => rows.filter({ hasText: shown }).count()).toBe(1);
+    await expect
+      .poll(() => rows.filter({ hasText: `${first.slice(0, 12)}…${first.slice(-4)}` }).count())
+      .toBe(1);
     expect((await api("/v2/balance", first)).status).toBe(200);
     expect((await api("/v2/balance", sendingKey)).status).toBe(200);
     await saveScreenshot(page, "keys-rotated");

@@ -68,6 +68,8 @@ export interface ApiKey {
   environment: Environment;
   label: string | null;
   prefix: string;
+  /** The secret's last 4 characters; null for keys made before they were kept. */
+  last_four: string | null;
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;

@@ -23,8 +23,13 @@ type Dialogs =
   | { kind: "delete"; key: ApiKey }
   | { kind: "secret"; key: ApiKeyWithSecret; title: string };
 
+/** The key as the console shows it: its prefix and, where kept, its last four characters. */
+function shownKey(key: ApiKey): string {
+  return `${key.prefix}…${key.last_four ?? ""}`;
+}
+
 function keyName(key: ApiKey): string {
-  return key.label ?? `${key.prefix}…`;
+  return key.label ?? shownKey(key);
 }
 
 export function ApiKeysPage() {
@@ -163,7 +168,7 @@ function KeysTable({
                 {key.label ? <strong>{key.label}</strong> : <span className="muted">No label</span>}
               </td>
               <td data-label="Key" className="mono nowrap">
-                {key.prefix}…
+                {shownKey(key)}
               </td>
               <td data-label="Created" className="nowrap">
                 <time dateTime={key.created_at} title={formatDateTime(key.created_at)}>
@@ -336,7 +341,7 @@ function RotateKeyDialog({
     <Dialog title={`Rotate key ${keyName(apiKey)}`} onClose={onClose}>
       <form className="form" onSubmit={onSubmit}>
         <p>
-          A new key replaces <span className="mono">{apiKey.prefix}…</span> with the same environment and
+          A new key replaces <span className="mono">{shownKey(apiKey)}</span> with the same environment and
           label. Keep the old one working while your deployments switch over:
         </p>
         <fieldset className="field">
@@ -394,8 +399,8 @@ function DeleteKeyDialog({
       onClose={onClose}
     >
       <p>
-        Requests with this key will fail at once. Key <span className="mono">{apiKey.prefix}…</span> cannot be
-        restored.
+        Requests with this key will fail at once. Key <span className="mono">{shownKey(apiKey)}</span> cannot
+        be restored.
       </p>
     </ConfirmDialog>
   );
