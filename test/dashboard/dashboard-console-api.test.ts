@@ -540,11 +540,16 @@ describe.each(DIALECTS)("dashboard console API on %s", (dialect) => {
         { sms_template_id: OTP_TEMPLATE_ID, sms_sender: "DAKIYA" },
       );
       expect(settings.statusCode, settings.body).toBe(200);
-      const withoutOtp = await dashboardRequest(app, session, "PATCH", template(OTP_TEMPLATE_ID), {
-        content: "Your verification code is {#code#}.",
-      });
-      expect(withoutOtp.statusCode).toBe(400);
-      expect(withoutOtp.json().error.param).toBe("content");
+      // One placeholder of any name carries the code; two leave no single place for it, and a
+      // link cannot hold it.
+      for (const content of [
+        "Your verification code for {#name#} is {#code#}.",
+        "Sign in at {#url#} with your code.",
+      ]) {
+        const unfit = await dashboardRequest(app, session, "PATCH", template(OTP_TEMPLATE_ID), { content });
+        expect(unfit.statusCode, content).toBe(400);
+        expect(unfit.json().error.param).toBe("content");
+      }
       const removal = await dashboardRequest(app, session, "DELETE", template(OTP_TEMPLATE_ID));
       expect(removal.statusCode).toBe(400);
       expect(removal.json().error).toMatchObject({ code: "invalid_request", param: "template_id" });

@@ -251,16 +251,22 @@ describe.each(DIALECTS)("dashboard console in a browser on %s", (dialect) => {
         await error.waitFor();
         expect(await page.getByText("last 4 digits or more").count()).toBe(1);
         if (viewport === DESKTOP) {
-          // The error sits under the number; the controls and the button stay on one line.
-          const [status, channel, input, button] = await Promise.all(
-            [page.getByLabel("Status"), page.getByLabel("Channel"), number, search].map(box),
+          // The error sits under the number; the controls stay on one line, the button beneath them.
+          const [status, channel, input, from, until, button] = await Promise.all(
+            [
+              page.getByLabel("Status"),
+              page.getByLabel("Channel"),
+              number,
+              page.getByLabel("From"),
+              page.getByLabel("To", { exact: true }),
+              search,
+            ].map(box),
           );
-          expect(status?.y).toBe(input?.y);
-          expect(channel?.y).toBe(input?.y);
-          const middle = (button?.y ?? 0) + (button?.height ?? 0) / 2;
-          expect(middle).toBeGreaterThan(input?.y ?? 0);
-          expect(middle).toBeLessThan((input?.y ?? 0) + (input?.height ?? 0));
-          expect((await box(error)).y).toBeGreaterThan((input?.y ?? 0) + (input?.height ?? 0) - 1);
+          for (const control of [status, channel, from, until]) expect(control?.y).toBe(input?.y);
+          const below = (input?.y ?? 0) + (input?.height ?? 0) - 1;
+          expect((await box(error)).y).toBeGreaterThan(below);
+          expect(button?.y).toBeGreaterThan((await box(error)).y);
+          expect(button?.x).toBe(status?.x);
         }
         await saveScreenshot(page, `console-messages-filter-error-${viewport.width}`);
       });
@@ -474,7 +480,8 @@ describe.each(DIALECTS)("dashboard console in a browser on %s", (dialect) => {
 
         await row.getByRole("link").click();
         await page.getByRole("heading", { level: 1, name: "Webhook endpoint" }).waitFor();
-        expect(await page.getByText("Failing", { exact: true }).count()).toBe(2);
+        // In the header and under Status, once the endpoint has loaded.
+        await expect.poll(() => page.getByText("Failing", { exact: true }).count()).toBe(2);
         const attempts = page.getByRole("table", { name: "Delivery attempts" });
         await expect.poll(() => attempts.getByRole("row").count()).toBe(51);
         const pager = page.getByRole("navigation", { name: "Attempt pages" });

@@ -128,7 +128,7 @@ describe.each(DIALECTS)("messages columns and transactions in the console on %s"
         await rows.filter({ hasText: "SMS refund" }).waitFor();
         // The top-up, three charges and the failed one's refund.
         expect(await rows.filter({ hasText: "SMS charge" }).count()).toBe(3);
-        await rows.filter({ hasText: "Sandbox top-up" }).getByText("+₹100.0000").waitFor();
+        await rows.filter({ hasText: "Sandbox top-up" }).getByText("+₹100.00").waitFor();
         const refund = rows.filter({ hasText: "SMS refund" });
         expect(await refund.getByRole("link").textContent()).toBe(sent[1]);
         expect(await fitsWidth(page, viewport.width)).toBe(true);
