@@ -31,7 +31,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       { extends: true, test: { name: "quick", include: ["test/**/*.test.ts"], exclude: LONG } },
-      { extends: true, test: { name: "long", include: LONG } },
+      { extends: true, test: { name: "long", include: LONG, fileParallelism: false } },
     ],
   },
 });
