@@ -1,16 +1,13 @@
 import { type Command, Option } from "commander";
 import { TEMPLATE_CATEGORIES, type TemplateStatus } from "../db/schema.js";
 import {
-  addSender,
   addTemplate,
-  listSenders,
   listTemplates,
   type NewTemplate,
-  removeSender,
-  type Sender,
   setTemplateStatus,
   type TemplateView,
 } from "../dlt/registry.js";
+import { addSender, listSenders, removeSender, type Sender } from "../dlt/senders.js";
 import { removeTemplate, type TemplateChanges, updateTemplate } from "../dlt/template-edits.js";
 import { ConfigError } from "../errors.js";
 import { commandGroup, type OutputOptions, print, withContext } from "./run.js";

@@ -16,10 +16,8 @@ import { otpCodeSlot, otpSlotProblem } from "./otp-slot.js";
 import { parseTemplateContent } from "./placeholders.js";
 import {
   checkTemplateRules,
-  registeredSenders,
   requireDltId,
   requireJustification,
-  requireRegisteredSenders,
   requireTemplateName,
   requireTemplateSenders,
   type TemplateView,
@@ -27,6 +25,7 @@ import {
   toTemplateView,
   withRegisteredSenders,
 } from "./registry.js";
+import { registeredSenders, requireRegisteredSenders } from "./senders.js";
 
 /** What an update may change; at least one field. Each is checked exactly as `addTemplate` checks it. */
 export interface TemplateChanges {

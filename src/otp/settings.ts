@@ -3,13 +3,8 @@ import type { AppContext } from "../context.js";
 import { readTogether } from "../db/read-together.js";
 import type { Db, DbOrTrx, Dialect, Environment, OtpSettingsTable } from "../db/schema.js";
 import { otpCodeSlot, otpSlotProblem } from "../dlt/otp-slot.js";
-import {
-  findTemplate,
-  senderExists,
-  TEMPLATE_SEND_COLUMNS,
-  type Template,
-  toTemplate,
-} from "../dlt/registry.js";
+import { findTemplate, TEMPLATE_SEND_COLUMNS, type Template, toTemplate } from "../dlt/registry.js";
+import { senderExists } from "../dlt/senders.js";
 import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
 import { requireIndianMobile } from "../lib/phone.js";

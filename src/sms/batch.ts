@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
-import { findSenders, findTemplates } from "../dlt/registry.js";
+import { findTemplates } from "../dlt/registry.js";
+import { findSenders } from "../dlt/senders.js";
 import { ApiError, type ErrorCode } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import type { KeyPrincipal } from "../keys/authenticate.js";

@@ -4,7 +4,8 @@ import { type CtaWhitelist, hasCtaSlot, requireWhitelistedCtas } from "../dlt/ct
 import { readCtaWhitelist } from "../dlt/cta/store.js";
 import { analyseSms } from "../dlt/encoding.js";
 import { renderTemplate } from "../dlt/placeholders.js";
-import { senderQuery, type Template, templateQuery, toTemplate } from "../dlt/registry.js";
+import { type Template, templateQuery, toTemplate } from "../dlt/registry.js";
+import { senderQuery } from "../dlt/senders.js";
 import { checkVariableValues } from "../dlt/variables.js";
 import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";

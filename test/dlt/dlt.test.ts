@@ -3,16 +3,13 @@ import type { AppContext } from "../../src/context.js";
 import type { TemplateCategory, TemplateStatus } from "../../src/db/schema.js";
 import { parseTemplateContent, renderTemplate } from "../../src/dlt/placeholders.js";
 import {
-  addSender,
   addTemplate,
   findTemplate,
-  listSenders,
   listTemplates,
   type NewTemplate,
-  removeSender,
-  senderExists,
   setTemplateStatus,
 } from "../../src/dlt/registry.js";
+import { addSender, listSenders, removeSender, senderExists } from "../../src/dlt/senders.js";
 import { ApiError } from "../../src/errors.js";
 import { openTestContext, TestClock } from "../helpers/context.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../helpers/database.js";

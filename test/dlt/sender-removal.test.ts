@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.js";
 import { changeBalance } from "../../src/accounts/ledger.js";
 import type { AppContext } from "../../src/context.js";
-import { addSender, removeSender } from "../../src/dlt/registry.js";
+import { addSender, removeSender } from "../../src/dlt/senders.js";
 import type { App } from "../../src/http/types.js";
 import { createKey } from "../../src/keys/keys.js";
 import { getOtpSettings, updateOtpSettings } from "../../src/otp/settings.js";

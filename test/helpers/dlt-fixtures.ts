@@ -1,7 +1,8 @@
 import { changeBalance } from "../../src/accounts/ledger.js";
 import type { AppContext } from "../../src/context.js";
 import type { Environment, TemplateCategory, TemplateStatus } from "../../src/db/schema.js";
-import { addSender, addTemplate, setTemplateStatus, type Template } from "../../src/dlt/registry.js";
+import { addTemplate, setTemplateStatus, type Template } from "../../src/dlt/registry.js";
+import { addSender } from "../../src/dlt/senders.js";
 import type { KeyPrincipal } from "../../src/keys/authenticate.js";
 import { type OtpSettings, updateOtpSettings } from "../../src/otp/settings.js";
 import { createAccountWithKey, createTestAccount } from "./fixtures.js";

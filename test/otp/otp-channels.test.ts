@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../../src/context.js";
-import { addSender, removeSender } from "../../src/dlt/registry.js";
+import { addSender, removeSender } from "../../src/dlt/senders.js";
 import type { App } from "../../src/http/types.js";
 import { sendDueFallbacks } from "../../src/otp/fallback.js";
 import { getOtpSettings, updateOtpSettings } from "../../src/otp/settings.js";

@@ -1,13 +1,7 @@
 import { Type } from "typebox";
 import type { AppContext } from "../../context.js";
-import {
-  addSender,
-  addTemplate,
-  listSenders,
-  listTemplates,
-  removeSender,
-  setTemplateStatus,
-} from "../../dlt/registry.js";
+import { addTemplate, listTemplates, setTemplateStatus } from "../../dlt/registry.js";
+import { addSender, listSenders, removeSender } from "../../dlt/senders.js";
 import { removeTemplate, updateTemplate } from "../../dlt/template-edits.js";
 import type { App } from "../../http/types.js";
 import { sessionOf } from "../auth.js";
