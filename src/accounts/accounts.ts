@@ -7,6 +7,8 @@ import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
 import { formatInr } from "../lib/money.js";
+import { emailTaken, hashPassword, normaliseEmail } from "../members/credentials.js";
+import { insertOwner, memberWithEmail } from "../members/members.js";
 
 export interface Account {
   id: string;
@@ -14,11 +16,10 @@ export interface Account {
   createdAt: string;
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const MIN_PASSWORD_LENGTH = 10;
-export const MAX_PASSWORD_LENGTH = 256;
-
-/** Creates an account with zero live and sandbox balances; the password is kept as an argon2id hash. */
+/**
+ * Creates an account with zero live and sandbox balances, and its owner, who signs in with this
+ * email and password (kept as an argon2id hash).
+ */
 export async function createAccount(
   ctx: AppContext,
   input: { email: string; password: string },
@@ -48,36 +49,19 @@ async function insertAccount(
   input: { email: string; password: string },
   options: { onlyIfFirst: boolean },
 ): Promise<Account> {
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL_PATTERN.test(email) || email.length > 254) {
-    throw new ApiError("invalid_request", "email must be an email address.", "email");
-  }
-  if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_PASSWORD_LENGTH) {
-    throw new ApiError(
-      "invalid_request",
-      `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`,
-      "password",
-    );
-  }
-  // The argon2 addon is loaded here, not with this module, which every account command loads.
-  const { hash } = await import("@node-rs/argon2");
-  const passwordHash = await hash(input.password);
+  const email = normaliseEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
   const account: Account = { id: newId("acct"), email, createdAt: isoNow(ctx.clock) };
   await inTransaction(ctx, async (trx) => {
     if (options.onlyIfFirst) {
       await lockForUpdate(trx, ctx.dialect, "accounts:first");
       if (!(await hasNoAccounts(trx))) throw alreadySetUp();
     }
-    const existing = await trx
-      .selectFrom("accounts")
-      .select("id")
-      .where("email", "=", email)
-      .executeTakeFirst();
-    if (existing)
-      throw new ApiError("invalid_request", `An account with email ${email} already exists.`, "email");
+    await lockForUpdate(trx, ctx.dialect, `member-email:${email}`);
+    if (await memberWithEmail(trx, email)) throw emailTaken(email);
     await trx
       .insertInto("accounts")
-      .values({ id: account.id, email, password_hash: passwordHash, created_at: account.createdAt })
+      .values({ id: account.id, email, created_at: account.createdAt })
       .execute();
     await trx
       .insertInto("balances")
@@ -90,6 +74,7 @@ async function insertAccount(
         })),
       )
       .execute();
+    await insertOwner(trx, { accountId: account.id, email, passwordHash, createdAt: account.createdAt });
   });
   return account;
 }

@@ -20,6 +20,7 @@ export const COMMAND_MODULES: ReadonlyArray<{
     load: async () => (await import("./accounts.js")).accountCommands,
   },
   { commands: ["keys"], load: async () => (await import("./keys.js")).keyCommands },
+  { commands: ["members"], load: async () => (await import("./members.js")).memberCommands },
   { commands: ["sender", "template"], load: async () => (await import("./dlt.js")).dltCommands },
   { commands: ["cta"], load: async () => (await import("./cta.js")).ctaCommands },
   { commands: ["otp"], load: async () => (await import("./otp.js")).otpCommands },

@@ -5,6 +5,7 @@ import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
 import { addRouteOnRequest } from "../http/route-hooks.js";
 import type { App } from "../http/types.js";
+import { rolesFor } from "./access.js";
 import { type DashboardSession, findSession, SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from "./sessions.js";
 
 const DASHBOARD_API = "/dashboard/api/";
@@ -22,8 +23,9 @@ declare module "fastify" {
 }
 
 /**
- * Every `/dashboard/api/` route needs a session cookie, and every request there that changes
- * something needs the session's CSRF token in `X-CSRF-Token` and no foreign `Origin`.
+ * Every `/dashboard/api/` route needs a session cookie and a role the route's rule allows
+ * (src/dashboard/access.ts), and every request there that changes something needs the session's
+ * CSRF token in `X-CSRF-Token` and no foreign `Origin`.
  */
 export async function registerDashboardAuth(app: App, ctx: AppContext): Promise<void> {
   // Cookies are read here, for dashboard routes only, rather than parsed on every request.
@@ -48,6 +50,12 @@ async function authenticateSession(app: App, ctx: AppContext, request: FastifyRe
   if (!session) throw new ApiError("not_signed_in", "Sign in to continue; the session has ended.");
   if (changes && !sameSecret(request.headers["x-csrf-token"], session.csrfToken)) {
     throw new ApiError("csrf_rejected", "Send the session's CSRF token in X-CSRF-Token.");
+  }
+  if (!rolesFor(request.method, request.routeOptions.url ?? "").includes(session.role)) {
+    throw new ApiError(
+      "forbidden",
+      `Your role (${session.role}) does not allow this; an owner or admin can change roles in Settings → Team.`,
+    );
   }
   request.dashboardSession = session;
 }

@@ -3,6 +3,7 @@ import type { App } from "../http/types.js";
 import { ctaRoutes } from "./routes/cta.js";
 import { keyRoutes } from "./routes/keys.js";
 import { ledgerRoutes } from "./routes/ledger.js";
+import { memberRoutes } from "./routes/members.js";
 import { messageRoutes } from "./routes/messages.js";
 import { otpSettingsRoutes } from "./routes/otp-settings.js";
 import { overviewRoutes } from "./routes/overview.js";
@@ -15,6 +16,7 @@ import { webhookRoutes } from "./routes/webhooks.js";
 export function dashboardRoutes(app: App, ctx: AppContext): void {
   sessionRoutes(app, ctx);
   overviewRoutes(app, ctx);
+  memberRoutes(app, ctx);
   keyRoutes(app, ctx);
   messageRoutes(app, ctx);
   ledgerRoutes(app, ctx);

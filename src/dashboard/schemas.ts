@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { MAX_PASSWORD_LENGTH } from "../accounts/accounts.js";
+import { MAX_PASSWORD_LENGTH } from "../members/credentials.js";
 
 export const EnvironmentSchema = Type.Union([Type.Literal("live"), Type.Literal("sandbox")]);
 

@@ -8,6 +8,7 @@ import type { DashboardSessionsTable } from "../db/schema.js";
 import { hashSecret } from "../keys/secrets.js";
 import { addSeconds, isoNow } from "../lib/clock.js";
 import { newId, randomBase62 } from "../lib/ids.js";
+import type { MemberIdentity } from "../members/members.js";
 
 export const SESSION_COOKIE = "dakiya_session";
 const SESSION_IDLE_SECONDS = 12 * 3600;
@@ -16,24 +17,22 @@ export const SESSION_LIFETIME_SECONDS = 7 * 86_400;
 const TOUCH_INTERVAL_SECONDS = 60;
 const TOKEN_LENGTH = 43;
 
-export interface DashboardSession {
+export interface DashboardSession extends MemberIdentity {
   id: string;
-  accountId: string;
-  email: string;
   /** Sent back in `X-CSRF-Token` on every request that changes something. */
   csrfToken: string;
 }
 
 export async function openSession(
   ctx: AppContext,
-  account: { id: string; email: string },
+  member: MemberIdentity,
 ): Promise<{ token: string; session: DashboardSession }> {
   const token = randomBase62(TOKEN_LENGTH);
   const now = isoNow(ctx.clock);
   const row: DashboardSessionsTable = {
     id: newId("ses"),
     token_hash: hashSecret(token),
-    account_id: account.id,
+    member_id: member.memberId,
     created_at: now,
     last_seen_at: now,
     expires_at: addSeconds(now, SESSION_IDLE_SECONDS),
@@ -41,17 +40,20 @@ export async function openSession(
   await ctx.db.insertInto("dashboard_sessions").values(row).execute();
   return {
     token,
-    session: { id: row.id, accountId: account.id, email: account.email, csrfToken: csrfToken(ctx, token) },
+    session: { ...member, id: row.id, csrfToken: csrfToken(ctx, token) },
   };
 }
 
-/** The live session a cookie's token names, if any; moves its idle expiry on. */
+/**
+ * The live session a cookie's token names, if any, with its member's role as it is now (a role
+ * change applies to the next request); moves its idle expiry on.
+ */
 export async function findSession(ctx: AppContext, token: string): Promise<DashboardSession | undefined> {
   const now = isoNow(ctx.clock);
   const row = await ctx.db
     .selectFrom("dashboard_sessions as s")
-    .innerJoin("accounts as a", "a.id", "s.account_id")
-    .select(["s.id", "s.account_id", "s.created_at", "s.last_seen_at", "a.email"])
+    .innerJoin("members as m", "m.id", "s.member_id")
+    .select(["s.id", "s.member_id", "s.created_at", "s.last_seen_at", "m.account_id", "m.email", "m.role"])
     .where("s.token_hash", "=", hashSecret(token))
     .where("s.expires_at", ">", now)
     .executeTakeFirst();
@@ -65,7 +67,14 @@ export async function findSession(ctx: AppContext, token: string): Promise<Dashb
       .where("id", "=", row.id)
       .execute();
   }
-  return { id: row.id, accountId: row.account_id, email: row.email, csrfToken: csrfToken(ctx, token) };
+  return {
+    id: row.id,
+    memberId: row.member_id,
+    accountId: row.account_id,
+    email: row.email,
+    role: row.role,
+    csrfToken: csrfToken(ctx, token),
+  };
 }
 
 export async function closeSession(ctx: AppContext, sessionId: string): Promise<void> {

@@ -1,7 +1,8 @@
 import { hash, verify } from "@node-rs/argon2";
-import type { Account } from "../accounts/accounts.js";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
+import { isoNow } from "../lib/clock.js";
+import type { MemberIdentity } from "../members/members.js";
 import { countHit, resetCount } from "../rate-limit.js";
 
 /** Sign-in attempts allowed per window, per email address and per client address. */
@@ -14,7 +15,7 @@ export const SIGN_IN_LIMITS = { perEmail: 10, perClientAddress: 50, windowSecond
 export async function verifyCredentials(
   ctx: AppContext,
   input: { email: string; password: string; clientAddress: string },
-): Promise<Pick<Account, "id" | "email">> {
+): Promise<MemberIdentity> {
   const email = input.email.trim().toLowerCase();
   const emailKey = `sign-in:email:${email}`;
   const byEmail = await countHit(ctx.db, ctx.clock, emailKey, SIGN_IN_LIMITS.windowSeconds);
@@ -32,15 +33,23 @@ export async function verifyCredentials(
     ).withRetryAfter(waitSeconds);
   }
   const row = await ctx.db
-    .selectFrom("accounts")
-    .select(["id", "email", "password_hash"])
+    .selectFrom("members")
+    .select(["id", "account_id", "email", "role", "password_hash"])
     .where("email", "=", email)
+    .where("status", "=", "active")
     .executeTakeFirst();
   // An unknown email costs the same argon2 work as a known one, so timing does not tell them apart.
   const matches = await verify(row?.password_hash ?? (await decoyHash()), input.password);
-  if (!row || !matches) throw new ApiError("invalid_credentials", "The email or password is not right.");
+  if (!row?.password_hash || !matches) {
+    throw new ApiError("invalid_credentials", "The email or password is not right.");
+  }
   await resetCount(ctx.db, emailKey);
-  return { id: row.id, email: row.email };
+  await ctx.db
+    .updateTable("members")
+    .set({ last_sign_in_at: isoNow(ctx.clock) })
+    .where("id", "=", row.id)
+    .execute();
+  return { memberId: row.id, accountId: row.account_id, email: row.email, role: row.role };
 }
 
 let decoy: Promise<string> | undefined;

@@ -1,4 +1,5 @@
 import type { ColumnType, Kysely, Transaction } from "kysely";
+import type { MemberStatus, Role } from "../members/roles.js";
 
 export type Environment = "live" | "sandbox";
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
@@ -9,7 +10,6 @@ type Timestamp = string;
 export interface AccountsTable {
   id: string;
   email: string;
-  password_hash: string;
   created_at: Timestamp;
   /** 1: a bank, NBFC, broker or insurer, whose voice OTPs may call only from a 1600-series number; 0 unless set. */
   bfsi: ColumnType<number, number | undefined, number>;
@@ -283,11 +283,27 @@ export interface OtpDeliveriesTable {
   created_at: Timestamp;
 }
 
+export interface MembersTable {
+  id: string;
+  account_id: string;
+  /** Lower case; one member per email in the installation, since an email signs in to one account. */
+  email: string;
+  /** argon2id; null while the invite is not accepted. */
+  password_hash: string | null;
+  role: Role;
+  status: MemberStatus;
+  /** SHA-256 of an open invite's or password reset's one-time token; null when none is open. */
+  invite_token_hash: string | null;
+  invite_expires_at: Timestamp | null;
+  created_at: Timestamp;
+  last_sign_in_at: Timestamp | null;
+}
+
 export interface DashboardSessionsTable {
   id: string;
   /** SHA-256 of the cookie's token: the token itself is never stored. */
   token_hash: string;
-  account_id: string;
+  member_id: string;
   created_at: Timestamp;
   last_seen_at: Timestamp;
   /** The earlier of the idle timeout and the absolute lifetime. */
@@ -408,6 +424,7 @@ export interface Database {
   otp_settings: OtpSettingsTable;
   otps: OtpsTable;
   otp_deliveries: OtpDeliveriesTable;
+  members: MembersTable;
   dashboard_sessions: DashboardSessionsTable;
   rate_limit_counters: RateLimitCountersTable;
   api_key_rate_buckets: ApiKeyRateBucketsTable;

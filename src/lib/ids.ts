@@ -49,6 +49,7 @@ export type IdPrefix =
   | "evt"
   | "sbx"
   | "ses"
+  | "mbr"
   // a webhook delivery attempt
   | "wat";
 

@@ -102,7 +102,9 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
       });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
-        account: { id: account.id, email: account.email },
+        account: { id: account.id },
+        member: { id: expect.stringMatching(/^mbr_/), email: account.email, role: "owner" },
+        allowed: expect.arrayContaining(["GET /dashboard/api/members", "POST /dashboard/api/keys"]),
         csrf_token: expect.any(String),
       });
       const setCookie = String(response.headers["set-cookie"]);

@@ -100,7 +100,6 @@ describe.each(DIALECTS)("insertRows on %s", (dialect) => {
     const account = (id: string, email: string) => ({
       id,
       email,
-      password_hash: "not a hash",
       created_at: "2026-01-01T00:00:00.000Z",
     });
     await ctx.db

@@ -1,6 +1,7 @@
 import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { Loading } from "./components/Feedback";
 import { Layout } from "./components/Layout";
+import { AcceptInvitePage } from "./pages/AcceptInvite";
 import { ApiKeysPage } from "./pages/ApiKeys";
 import { MessageDetailPage } from "./pages/MessageDetail";
 import { MessagesPage } from "./pages/Messages";
@@ -10,6 +11,7 @@ import { OverviewPage } from "./pages/Overview";
 import { SandboxInboxPage } from "./pages/SandboxInbox";
 import { SetupPage } from "./pages/Setup";
 import { SignInPage } from "./pages/SignIn";
+import { TeamPage } from "./pages/Team";
 import { TemplatesPage } from "./pages/Templates";
 import { TransactionsPage } from "./pages/Transactions";
 import { UnavailablePage } from "./pages/Unavailable";
@@ -22,6 +24,7 @@ export function App() {
     <Routes>
       <Route path="/signin" element={<SignInPage />} />
       <Route path="/setup" element={<SetupPage />} />
+      <Route path="/invite/:token" element={<AcceptInvitePage />} />
       <Route element={<RequireSession />}>
         <Route element={<Layout />}>
           <Route index element={<OverviewPage />} />
@@ -34,6 +37,7 @@ export function App() {
           <Route path="developers/keys" element={<ApiKeysPage />} />
           <Route path="developers/webhooks" element={<WebhooksPage />} />
           <Route path="developers/webhooks/:id" element={<WebhookDetailPage />} />
+          <Route path="settings/team" element={<TeamPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Route>

@@ -41,14 +41,36 @@ export const TEMPLATE_CATEGORIES: readonly TemplateCategory[] = [
   "promotional",
 ];
 
-export interface Account {
+export type Role = "owner" | "admin" | "developer" | "finance" | "viewer";
+export const ROLES: readonly Role[] = ["owner", "admin", "developer", "finance", "viewer"];
+
+export interface SignedInMember {
   id: string;
   email: string;
+  role: Role;
 }
 
 export interface SessionInfo {
-  account: Account;
+  account: { id: string };
+  member: SignedInMember;
+  /** The dashboard routes (`METHOD /dashboard/api/path`) the member's role may call. */
+  allowed: string[];
   csrf_token: string;
+}
+
+export interface TeamMember {
+  id: string;
+  email: string;
+  role: Role;
+  status: "invited" | "active";
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+export interface InvitedMember extends TeamMember {
+  /** Shown once: the link where the invitee sets a password. */
+  invite_url: string;
+  invite_expires_at: string;
 }
 
 export interface Overview {
@@ -457,6 +479,14 @@ export const api = {
   signIn: (email: string, password: string) =>
     request<SessionInfo>("POST", "/session", { body: { email, password } }),
   signOut: () => request<void>("DELETE", "/session"),
+  acceptInvite: (token: string, password: string) =>
+    request<SessionInfo>("POST", "/invites/accept", { body: { token, password } }),
+  listMembers: (signal?: AbortSignal) => request<{ data: TeamMember[] }>("GET", "/members", { signal }),
+  inviteMember: (email: string, role: Role) =>
+    request<InvitedMember>("POST", "/members", { body: { email, role } }),
+  changeMemberRole: (id: string, role: Role) =>
+    request<TeamMember>("PATCH", `/members/${encodeURIComponent(id)}`, { body: { role } }),
+  removeMember: (id: string) => request<void>("DELETE", `/members/${encodeURIComponent(id)}`),
 
   overview: (environment: Environment, signal?: AbortSignal) =>
     request<Overview>("GET", "/overview", { query: { environment }, signal }),

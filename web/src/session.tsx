@@ -1,17 +1,9 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import {
-  type Account,
-  ApiError,
-  api,
-  isAbort,
-  type SessionInfo,
-  setCsrfToken,
-  setSignedOutHandler,
-} from "./api";
+import { ApiError, api, isAbort, type SessionInfo, setCsrfToken, setSignedOutHandler } from "./api";
 
 export type SessionState =
   | { status: "loading" }
-  | { status: "signed-in"; account: Account }
+  | { status: "signed-in"; info: SessionInfo }
   | { status: "signed-out"; setupNeeded: boolean }
   | { status: "unavailable"; message: string };
 
@@ -19,6 +11,7 @@ interface SessionContextValue {
   state: SessionState;
   signIn(email: string, password: string): Promise<void>;
   setUp(email: string, password: string): Promise<void>;
+  acceptInvite(token: string, password: string): Promise<void>;
   signOut(): Promise<void>;
   retry(): void;
 }
@@ -31,7 +24,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const open = useCallback((info: SessionInfo) => {
     setCsrfToken(info.csrf_token);
-    setState({ status: "signed-in", account: info.account });
+    setState({ status: "signed-in", info });
   }, []);
 
   useEffect(() => {
@@ -62,6 +55,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       state,
       signIn: async (email, password) => open(await api.signIn(email, password)),
       setUp: async (email, password) => open(await api.setUp(email, password)),
+      acceptInvite: async (token, password) => open(await api.acceptInvite(token, password)),
       signOut: async () => {
         try {
           await api.signOut();
@@ -110,9 +104,20 @@ export function useSession(): SessionContextValue {
   return value;
 }
 
-/** The signed-in account; only for pages behind the sign-in guard. */
-export function useAccount(): Account {
+export interface SignedIn extends SessionInfo {
+  /** Whether the member's role may call a dashboard route, e.g. `can("POST /dashboard/api/keys")`. */
+  can(route: string): boolean;
+}
+
+/** The signed-in member and what their role allows; only for pages behind the sign-in guard. */
+export function useSignedIn(): SignedIn {
   const { state } = useSession();
-  if (state.status !== "signed-in") throw new Error("useAccount needs a signed-in session");
-  return state.account;
+  const info = state.status === "signed-in" ? state.info : undefined;
+  const signedIn = useMemo(() => {
+    if (!info) return undefined;
+    const allowed = new Set(info.allowed);
+    return { ...info, can: (route: string) => allowed.has(route) };
+  }, [info]);
+  if (!signedIn) throw new Error("useSignedIn needs a signed-in session");
+  return signedIn;
 }

@@ -1,13 +1,31 @@
+import { Type } from "typebox";
 import { createFirstAccount, hasNoAccounts } from "../../accounts/accounts.js";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
+import { MAX_PASSWORD_LENGTH } from "../../members/credentials.js";
+import { findMember, redeemLink } from "../../members/members.js";
+import { routesAllowed } from "../access.js";
 import { clearSessionCookie, sessionOf, setSessionCookie } from "../auth.js";
 import { Credentials, HIDDEN } from "../schemas.js";
 import { closeSession, type DashboardSession, openSession } from "../sessions.js";
 import { verifyCredentials } from "../sign-in.js";
 
+const LinkRedemption = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 100 }),
+    password: Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH }),
+  },
+  { additionalProperties: false },
+);
+
+/** The signed-in member, their account, and the routes their role may call (the console hides the rest). */
 function sessionView(session: DashboardSession) {
-  return { account: { id: session.accountId, email: session.email }, csrf_token: session.csrfToken };
+  return {
+    account: { id: session.accountId },
+    member: { id: session.memberId, email: session.email, role: session.role },
+    allowed: routesAllowed(session.role),
+    csrf_token: session.csrfToken,
+  };
 }
 
 export function sessionRoutes(app: App, ctx: AppContext): void {
@@ -20,7 +38,13 @@ export function sessionRoutes(app: App, ctx: AppContext): void {
     { schema: { ...HIDDEN, body: Credentials }, config: { signedOut: true } },
     async (request, reply) => {
       const account = await createFirstAccount(ctx, request.body);
-      const { token, session } = await openSession(ctx, account);
+      const owner = await findMember(ctx.db, account.id, { email: account.email });
+      const { token, session } = await openSession(ctx, {
+        memberId: owner.id,
+        accountId: account.id,
+        email: owner.email,
+        role: owner.role,
+      });
       setSessionCookie(request, reply, ctx, token);
       return reply.code(201).send(sessionView(session));
     },
@@ -32,8 +56,8 @@ export function sessionRoutes(app: App, ctx: AppContext): void {
     "/dashboard/api/session",
     { schema: { ...HIDDEN, body: Credentials }, config: { signedOut: true } },
     async (request, reply) => {
-      const account = await verifyCredentials(ctx, { ...request.body, clientAddress: request.ip });
-      const { token, session } = await openSession(ctx, account);
+      const member = await verifyCredentials(ctx, { ...request.body, clientAddress: request.ip });
+      const { token, session } = await openSession(ctx, member);
       setSessionCookie(request, reply, ctx, token);
       return sessionView(session);
     },
@@ -44,4 +68,16 @@ export function sessionRoutes(app: App, ctx: AppContext): void {
     clearSessionCookie(request, reply, ctx);
     return reply.code(204).send();
   });
+
+  // An invite's link, or the operator's password reset: sets the password and signs the member in.
+  app.post(
+    "/dashboard/api/invites/accept",
+    { schema: { ...HIDDEN, body: LinkRedemption }, config: { signedOut: true } },
+    async (request, reply) => {
+      const member = await redeemLink(ctx, request.body);
+      const { token, session } = await openSession(ctx, member);
+      setSessionCookie(request, reply, ctx, token);
+      return sessionView(session);
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { useEnvironment } from "../environment";
-import { useAccount, useSession } from "../session";
+import { useSession, useSignedIn } from "../session";
 import {
   InboxIcon,
   KeyIcon,
@@ -11,6 +11,7 @@ import {
   MessagesIcon,
   OverviewIcon,
   ShieldIcon,
+  TeamIcon,
   TemplateIcon,
   WebhookIcon,
 } from "./icons";
@@ -20,20 +21,58 @@ interface NavItem {
   label: string;
   icon: ReactNode;
   end?: boolean;
+  /** The dashboard route the page reads: the entry shows only to members whose role may call it. */
+  reads: string;
 }
 
-const MAIN_NAV: NavItem[] = [
-  { to: "/", label: "Overview", icon: <OverviewIcon />, end: true },
-  { to: "/messages", label: "Messages", icon: <MessagesIcon /> },
-  { to: "/transactions", label: "Transactions", icon: <LedgerIcon /> },
-  { to: "/sandbox", label: "Sandbox inbox", icon: <InboxIcon /> },
-  { to: "/templates", label: "Templates & senders", icon: <TemplateIcon /> },
-  { to: "/otp", label: "OTP settings", icon: <ShieldIcon /> },
-];
+interface NavGroup {
+  title: string | undefined;
+  items: NavItem[];
+}
 
-const DEVELOPER_NAV: NavItem[] = [
-  { to: "/developers/keys", label: "API keys", icon: <KeyIcon /> },
-  { to: "/developers/webhooks", label: "Webhooks", icon: <WebhookIcon /> },
+const NAV: NavGroup[] = [
+  {
+    title: undefined,
+    items: [
+      { to: "/", label: "Overview", icon: <OverviewIcon />, end: true, reads: "GET /dashboard/api/overview" },
+      { to: "/messages", label: "Messages", icon: <MessagesIcon />, reads: "GET /dashboard/api/messages" },
+      {
+        to: "/transactions",
+        label: "Transactions",
+        icon: <LedgerIcon />,
+        reads: "GET /dashboard/api/ledger",
+      },
+      {
+        to: "/sandbox",
+        label: "Sandbox inbox",
+        icon: <InboxIcon />,
+        reads: "GET /dashboard/api/sandbox/messages",
+      },
+      {
+        to: "/templates",
+        label: "Templates & senders",
+        icon: <TemplateIcon />,
+        reads: "GET /dashboard/api/templates",
+      },
+      { to: "/otp", label: "OTP settings", icon: <ShieldIcon />, reads: "GET /dashboard/api/otp-settings" },
+    ],
+  },
+  {
+    title: "Developers",
+    items: [
+      { to: "/developers/keys", label: "API keys", icon: <KeyIcon />, reads: "GET /dashboard/api/keys" },
+      {
+        to: "/developers/webhooks",
+        label: "Webhooks",
+        icon: <WebhookIcon />,
+        reads: "GET /dashboard/api/webhooks",
+      },
+    ],
+  },
+  {
+    title: "Settings",
+    items: [{ to: "/settings/team", label: "Team", icon: <TeamIcon />, reads: "GET /dashboard/api/members" }],
+  },
 ];
 
 export function Layout() {
@@ -73,19 +112,9 @@ export function Layout() {
               </button>
             </div>
             <nav id="main-navigation" className="nav" aria-label="Main">
-              <ul>
-                {MAIN_NAV.map((item) => (
-                  <NavEntry key={item.to} item={item} />
-                ))}
-              </ul>
-              <p className="nav-group-title" id="nav-developers">
-                Developers
-              </p>
-              <ul aria-labelledby="nav-developers">
-                {DEVELOPER_NAV.map((item) => (
-                  <NavEntry key={item.to} item={item} />
-                ))}
-              </ul>
+              {NAV.map((group) => (
+                <NavSection key={group.title ?? "main"} group={group} />
+              ))}
             </nav>
           </div>
         </aside>
@@ -97,6 +126,27 @@ export function Layout() {
         </div>
       </div>
     </div>
+  );
+}
+
+function NavSection({ group }: { group: NavGroup }) {
+  const { can } = useSignedIn();
+  const items = group.items.filter((item) => can(item.reads));
+  if (items.length === 0) return null;
+  const titleId = group.title === undefined ? undefined : `nav-${group.title.toLowerCase()}`;
+  return (
+    <>
+      {group.title === undefined ? null : (
+        <p className="nav-group-title" id={titleId}>
+          {group.title}
+        </p>
+      )}
+      <ul aria-labelledby={titleId}>
+        {items.map((item) => (
+          <NavEntry key={item.to} item={item} />
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -112,7 +162,7 @@ function NavEntry({ item }: { item: NavItem }) {
 }
 
 function TopBar() {
-  const account = useAccount();
+  const { member } = useSignedIn();
   const { signOut } = useSession();
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
@@ -130,9 +180,10 @@ function TopBar() {
     <header className="topbar">
       <EnvironmentSwitch />
       <div className="topbar-account">
-        <span className="account-email" title={account.email}>
-          {account.email}
+        <span className="account-email" title={`${member.email} (${member.role})`}>
+          {member.email}
         </span>
+        <span className="role-badge">{member.role}</span>
         <button type="button" className="button button-ghost" onClick={onSignOut} disabled={signingOut}>
           Sign out
         </button>

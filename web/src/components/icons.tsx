@@ -76,6 +76,15 @@ export const WebhookIcon = () => (
   </Icon>
 );
 
+export const TeamIcon = () => (
+  <Icon>
+    <circle cx="9" cy="8" r="3.2" />
+    <path d="M3 20c0-3.3 2.7-6 6-6s6 2.7 6 6" />
+    <circle cx="17" cy="9" r="2.4" />
+    <path d="M16 14.2c2.9.2 5 2.6 5 5.8" />
+  </Icon>
+);
+
 export const MenuIcon = () => (
   <Icon>
     <path d="M4 7h16M4 12h16M4 17h16" />

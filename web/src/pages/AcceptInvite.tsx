@@ -1,0 +1,78 @@
+import { type FormEvent, useState } from "react";
+import { useNavigate, useParams } from "react-router";
+import { ApiError } from "../api";
+import { AuthCard } from "../components/AuthCard";
+import { ErrorNotice, formErrors } from "../components/Feedback";
+import { Field } from "../components/Field";
+import { useSession } from "../session";
+
+const MIN_PASSWORD_LENGTH = 10;
+
+/**
+ * `/invite/<token>`: an invite's link, or a password reset's, where the member sets a password and
+ * is signed in. The token works once; the server says so when it was used or expired.
+ */
+export function AcceptInvitePage() {
+  const { token = "" } = useParams();
+  const { acceptInvite } = useSession();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<unknown>();
+  const [submitting, setSubmitting] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if ([...password].length < MIN_PASSWORD_LENGTH) {
+      setError(
+        new ApiError(0, "invalid_request", `Use at least ${MIN_PASSWORD_LENGTH} characters.`, "password"),
+      );
+      return;
+    }
+    setSubmitting(true);
+    setError(undefined);
+    try {
+      await acceptInvite(token, password);
+      navigate("/", { replace: true });
+    } catch (caught) {
+      setError(caught);
+      setSubmitting(false);
+    }
+  };
+
+  const errors = formErrors(error, ["password"]);
+  return (
+    <AuthCard
+      title="Set your password"
+      intro={
+        <p className="muted">
+          Choose the password you will sign in with. This link works once; after it, sign in with your email
+          and this password.
+        </p>
+      }
+    >
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <ErrorNotice error={errors.form} />
+        <Field
+          label="Password"
+          error={errors.field.password}
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.`}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          )}
+        </Field>
+        <button type="submit" className="button button-primary button-block" disabled={submitting}>
+          {submitting ? "Signing in…" : "Set password and sign in"}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}
