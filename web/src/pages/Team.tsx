@@ -261,7 +261,7 @@ function InviteLink({ member, onDone }: { member: InvitedMember; onDone(): void 
           id="invite-link"
           className="secret-box mono"
           readOnly
-          rows={2}
+          rows={3}
           value={member.invite_url}
           onFocus={(event) => event.currentTarget.select()}
           spellCheck={false}
