@@ -76,6 +76,13 @@ describe.each(DIALECTS)("the Team page on %s", (dialect) => {
           // A viewer reads, but has no Team page and no money settings to change.
           expect(await nav.getByRole("link", { name: "Team" }).count()).toBe(0);
           await saveScreenshot(theirs, `console-viewer-${viewport.width}`);
+          // Pages show a viewer no button the server would refuse.
+          await theirs.goto("/templates");
+          await theirs.getByText("Your role (viewer) can read senders and templates").waitFor();
+          expect(await theirs.getByRole("button", { name: /Add (sender|template)/ }).count()).toBe(0);
+          await theirs.goto("/developers/webhooks");
+          await theirs.getByRole("heading", { name: "Webhooks" }).waitFor();
+          expect(await theirs.getByRole("button", { name: /Add .*endpoint/ }).count()).toBe(0);
 
           // The link worked once.
           const again = await invitee.newPage();

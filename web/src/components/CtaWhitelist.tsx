@@ -2,6 +2,7 @@ import { type FormEvent, useCallback, useState } from "react";
 import { api, type CtaEntry, type CtaKind } from "../api";
 import { formatDateTime } from "../format";
 import { useResource } from "../use-resource";
+import { Allowed, ReadOnlyNote } from "./Allowed";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { ErrorNotice, formErrors, Loading } from "./Feedback";
 import { Field } from "./Field";
@@ -73,57 +74,64 @@ export function CtaWhitelist() {
               </span>
               <span className="mono cta-value">{entry.value}</span>
               <span className="muted small cta-added">added {formatDateTime(entry.created_at)}</span>
-              <button
-                type="button"
-                className="button button-small button-ghost-danger"
-                onClick={() => setRemoving(entry)}
-                aria-label={`Remove ${entry.value}`}
-              >
-                Remove
-              </button>
+              <Allowed route="DELETE /dashboard/api/cta">
+                <button
+                  type="button"
+                  className="button button-small button-ghost-danger"
+                  onClick={() => setRemoving(entry)}
+                  aria-label={`Remove ${entry.value}`}
+                >
+                  Remove
+                </button>
+              </Allowed>
             </li>
           ))}
         </ul>
       ) : null}
-      <form className="inline-form" onSubmit={onAdd} noValidate aria-label="Add a link or number">
-        <Field label="Type" className="cta-kind">
-          {(control) => (
-            <select
-              {...control}
-              value={kind}
-              onChange={(event) => {
-                setKind(event.target.value as CtaKind);
-                setAddError(undefined);
-              }}
-            >
-              <option value="url">Link (URL prefix)</option>
-              <option value="number">Callback number</option>
-            </select>
-          )}
-        </Field>
-        <Field
-          label={kind === "url" ? "Link" : "Number"}
-          className="cta-input"
-          error={errors.field.value ?? errors.form}
-          hint={HINTS[kind]}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="mono"
-              inputMode={kind === "url" ? "url" : "tel"}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder={PLACEHOLDERS[kind]}
-              value={draft}
-              onChange={(event) => setDraft(event.target.value)}
-            />
-          )}
-        </Field>
-        <button type="submit" className="button" disabled={adding}>
-          {adding ? "Adding…" : kind === "url" ? "Add link" : "Add number"}
-        </button>
-      </form>
+      <Allowed
+        route="POST /dashboard/api/cta"
+        otherwise={<ReadOnlyNote what="whitelisted links and numbers" />}
+      >
+        <form className="inline-form" onSubmit={onAdd} noValidate aria-label="Add a link or number">
+          <Field label="Type" className="cta-kind">
+            {(control) => (
+              <select
+                {...control}
+                value={kind}
+                onChange={(event) => {
+                  setKind(event.target.value as CtaKind);
+                  setAddError(undefined);
+                }}
+              >
+                <option value="url">Link (URL prefix)</option>
+                <option value="number">Callback number</option>
+              </select>
+            )}
+          </Field>
+          <Field
+            label={kind === "url" ? "Link" : "Number"}
+            className="cta-input"
+            error={errors.field.value ?? errors.form}
+            hint={HINTS[kind]}
+          >
+            {(control) => (
+              <input
+                {...control}
+                className="mono"
+                inputMode={kind === "url" ? "url" : "tel"}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder={PLACEHOLDERS[kind]}
+                value={draft}
+                onChange={(event) => setDraft(event.target.value)}
+              />
+            )}
+          </Field>
+          <button type="submit" className="button" disabled={adding}>
+            {adding ? "Adding…" : kind === "url" ? "Add link" : "Add number"}
+          </button>
+        </form>
+      </Allowed>
       {removing ? (
         <ConfirmDialog
           title={`Remove ${removing.value}?`}

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { isCancellable, type ListedMessage, type Message } from "../api";
 import { addInr, channelLabel, formatDateTime, formatInr, formatShortDateTime } from "../format";
+import { useSignedIn } from "../session";
 import { IndiaTime } from "./IndiaTime";
 import { StatusBadge } from "./StatusBadge";
 
@@ -20,6 +21,7 @@ export function MessagesTable({
   detailed?: boolean;
   onCancel?: (message: Message) => void;
 }) {
+  const { can } = useSignedIn();
   return (
     <div className="table-wrap">
       <table className={`table table-stack${detailed ? " table-compact" : ""}`}>
@@ -114,7 +116,7 @@ export function MessagesTable({
               </td>
               {onCancel ? (
                 <td data-label="Actions" className="actions-cell">
-                  {isCancellable(message) ? (
+                  {isCancellable(message) && can("POST /dashboard/api/messages/:id/cancel") ? (
                     <button
                       type="button"
                       className="button button-small button-ghost-danger"

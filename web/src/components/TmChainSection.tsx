@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { api, type TmChain } from "../api";
 import { useResource } from "../use-resource";
+import { Allowed, ReadOnlyNote } from "./Allowed";
 import { ErrorNotice, formErrors, Loading, SuccessNotice } from "./Feedback";
 import { Field } from "./Field";
 
@@ -95,9 +96,11 @@ export function TmChainSection() {
                 />
               )}
             </Field>
-            <button type="submit" className="button" disabled={saving}>
-              {saving ? "Saving…" : "Save chain"}
-            </button>
+            <Allowed route="PUT /dashboard/api/tm-chain" otherwise={<ReadOnlyNote what="the chain" />}>
+              <button type="submit" className="button" disabled={saving}>
+                {saving ? "Saving…" : "Save chain"}
+              </button>
+            </Allowed>
           </form>
         </>
       ) : null}

@@ -9,11 +9,13 @@ import { PageHeader } from "../components/PageHeader";
 import { StatusBadge } from "../components/StatusBadge";
 import { useEnvironment } from "../environment";
 import { channelLabel, formatDateTime, formatInr, priorityLabel } from "../format";
+import { useSignedIn } from "../session";
 import { useResource } from "../use-resource";
 
 export function MessageDetailPage() {
   const { id = "" } = useParams();
   const { environment } = useEnvironment();
+  const { can } = useSignedIn();
   const load = useCallback(
     (signal: AbortSignal) => api.getMessage(environment, id, signal),
     [environment, id],
@@ -35,7 +37,7 @@ export function MessageDetailPage() {
           message.data ? (
             <div className="message-actions">
               <StatusBadge status={message.data.status} />
-              {isCancellable(message.data) ? (
+              {isCancellable(message.data) && can("POST /dashboard/api/messages/:id/cancel") ? (
                 <button
                   type="button"
                   className="button button-small button-ghost-danger"

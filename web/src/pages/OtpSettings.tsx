@@ -8,6 +8,7 @@ import {
   type OtpSettingsView,
   type Template,
 } from "../api";
+import { Allowed, ReadOnlyNote } from "../components/Allowed";
 import { ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
 import { Field, FieldError } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
@@ -415,9 +416,11 @@ function OtpSettingsForm({
       <div className="form-footer">
         <ErrorNotice error={errors.form} />
         {saved ? <SuccessNotice>OTP settings saved for {environment}.</SuccessNotice> : null}
-        <button type="submit" className="button button-primary" disabled={saving}>
-          {saving ? "Saving…" : "Save settings"}
-        </button>
+        <Allowed route="PATCH /dashboard/api/otp-settings" otherwise={<ReadOnlyNote what="OTP settings" />}>
+          <button type="submit" className="button button-primary" disabled={saving}>
+            {saving ? "Saving…" : "Save settings"}
+          </button>
+        </Allowed>
       </div>
     </form>
   );

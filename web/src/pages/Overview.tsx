@@ -1,6 +1,7 @@
 import { type ReactNode, useCallback, useState } from "react";
 import { Link } from "react-router";
 import { api, type Environment } from "../api";
+import { Allowed } from "../components/Allowed";
 import { EmptyState, ErrorNotice, Loading, SuccessNotice } from "../components/Feedback";
 import { CheckIcon } from "../components/icons";
 import { MessagesTable } from "../components/MessagesTable";
@@ -123,13 +124,15 @@ function AddTestCredits({ onAdded }: { onAdded(balance: string): void }) {
   };
 
   return (
-    <div className="balance-action">
-      <button type="button" className="button button-sandbox" onClick={add} disabled={busy}>
-        {busy ? "Adding…" : `Add ${formatInr(TEST_CREDITS)} test credits`}
-      </button>
-      <ErrorNotice error={error} />
-      {added ? <SuccessNotice>Added {formatInr(TEST_CREDITS)} of test credits.</SuccessNotice> : null}
-    </div>
+    <Allowed route="POST /dashboard/api/sandbox/credits">
+      <div className="balance-action">
+        <button type="button" className="button button-sandbox" onClick={add} disabled={busy}>
+          {busy ? "Adding…" : `Add ${formatInr(TEST_CREDITS)} test credits`}
+        </button>
+        <ErrorNotice error={error} />
+        {added ? <SuccessNotice>Added {formatInr(TEST_CREDITS)} of test credits.</SuccessNotice> : null}
+      </div>
+    </Allowed>
   );
 }
 

@@ -9,6 +9,7 @@ import {
   type TemplateCategory,
   type TemplateChange,
 } from "../api";
+import { Allowed, ReadOnlyNote } from "../components/Allowed";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { CtaWhitelist } from "../components/CtaWhitelist";
 import { Dialog } from "../components/Dialog";
@@ -126,41 +127,45 @@ function SendersSection({
             <li key={sender.sender} className="sender-item">
               <span className="mono sender-name">{sender.sender}</span>
               <span className="muted small">added {formatDateTime(sender.created_at)}</span>
-              <button
-                type="button"
-                className="button button-small button-ghost-danger"
-                onClick={() => setRemoving(sender.sender)}
-                aria-label={`Remove sender ${sender.sender}`}
-              >
-                Remove
-              </button>
+              <Allowed route="DELETE /dashboard/api/senders/:sender">
+                <button
+                  type="button"
+                  className="button button-small button-ghost-danger"
+                  onClick={() => setRemoving(sender.sender)}
+                  aria-label={`Remove sender ${sender.sender}`}
+                >
+                  Remove
+                </button>
+              </Allowed>
             </li>
           ))}
         </ul>
       ) : null}
-      <form className="inline-form" onSubmit={onAdd} noValidate>
-        <Field
-          label="New sender"
-          error={fieldError}
-          hint="6 letters for transactional and service-implicit messages, or 6 digits for promotional and service-explicit ones."
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="mono uppercase"
-              maxLength={6}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="DAKIYA"
-              value={draft}
-              onChange={(event) => setDraft(event.target.value)}
-            />
-          )}
-        </Field>
-        <button type="submit" className="button" disabled={adding}>
-          {adding ? "Adding…" : "Add sender"}
-        </button>
-      </form>
+      <Allowed route="POST /dashboard/api/senders" otherwise={<ReadOnlyNote what="senders and templates" />}>
+        <form className="inline-form" onSubmit={onAdd} noValidate>
+          <Field
+            label="New sender"
+            error={fieldError}
+            hint="6 letters for transactional and service-implicit messages, or 6 digits for promotional and service-explicit ones."
+          >
+            {(control) => (
+              <input
+                {...control}
+                className="mono uppercase"
+                maxLength={6}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="DAKIYA"
+                value={draft}
+                onChange={(event) => setDraft(event.target.value)}
+              />
+            )}
+          </Field>
+          <button type="submit" className="button" disabled={adding}>
+            {adding ? "Adding…" : "Add sender"}
+          </button>
+        </form>
+      </Allowed>
       {removing ? (
         <RemoveSenderDialog
           sender={removing}
@@ -227,16 +232,18 @@ function TemplatesSection({
       <div className="card-header">
         <h2 id="templates-title">Templates</h2>
         {adding ? null : (
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => {
-              setAdding(true);
-              setNotice(undefined);
-            }}
-          >
-            Add template
-          </button>
+          <Allowed route="POST /dashboard/api/templates">
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => {
+                setAdding(true);
+                setNotice(undefined);
+              }}
+            >
+              Add template
+            </button>
+          </Allowed>
         )}
       </div>
       <p className="muted small">
@@ -280,9 +287,11 @@ function TemplatesSection({
             template id, entity id and content; paste the content as it is,{" "}
             <span className="mono">{"{#var#}"}</span> included.
           </p>
-          <button type="button" className="button button-primary" onClick={() => setAdding(true)}>
-            Add your first template
-          </button>
+          <Allowed route="POST /dashboard/api/templates">
+            <button type="button" className="button button-primary" onClick={() => setAdding(true)}>
+              Add your first template
+            </button>
+          </Allowed>
         </EmptyState>
       ) : null}
       {templates && templates.length > 0 ? (
@@ -432,33 +441,35 @@ function TemplateRow({
         <StatusBadge status={template.status} />
       </td>
       <td data-label="Actions" className="actions-cell">
-        <div className="row-actions row-actions-stacked">
-          <button
-            type="button"
-            className="button button-small"
-            onClick={onEdit}
-            aria-label={`Edit template ${template.name}`}
-          >
-            Edit
-          </button>
-          <button
-            type="button"
-            className="button button-small"
-            onClick={toggle}
-            disabled={busy}
-            aria-label={`${active ? "Deactivate" : "Activate"} template ${template.name}`}
-          >
-            {active ? "Deactivate" : "Activate"}
-          </button>
-          <button
-            type="button"
-            className="button button-small button-ghost-danger"
-            onClick={onRemove}
-            aria-label={`Remove template ${template.name}`}
-          >
-            Remove
-          </button>
-        </div>
+        <Allowed route="PATCH /dashboard/api/templates/:template_id">
+          <div className="row-actions row-actions-stacked">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={onEdit}
+              aria-label={`Edit template ${template.name}`}
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={toggle}
+              disabled={busy}
+              aria-label={`${active ? "Deactivate" : "Activate"} template ${template.name}`}
+            >
+              {active ? "Deactivate" : "Activate"}
+            </button>
+            <button
+              type="button"
+              className="button button-small button-ghost-danger"
+              onClick={onRemove}
+              aria-label={`Remove template ${template.name}`}
+            >
+              Remove
+            </button>
+          </div>
+        </Allowed>
         <ErrorNotice error={error} />
       </td>
     </tr>

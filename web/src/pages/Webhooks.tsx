@@ -1,6 +1,7 @@
 import { useCallback, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { ALL_WEBHOOK_EVENTS, api, type WebhookEndpoint } from "../api";
+import { Allowed } from "../components/Allowed";
 import { Dialog } from "../components/Dialog";
 import { EmptyState, ErrorNotice, Loading, SuccessNotice } from "../components/Feedback";
 import { PageHeader } from "../components/PageHeader";
@@ -8,6 +9,7 @@ import { StatusBadge } from "../components/StatusBadge";
 import { WebhookEndpointForm } from "../components/WebhookEndpointForm";
 import { useEnvironment } from "../environment";
 import { formatDateTime, formatIndiaTime, formatUtc } from "../format";
+import { useSignedIn } from "../session";
 import { useResource } from "../use-resource";
 
 /** What the endpoint page shows once, after the endpoint was created or deleted. */
@@ -39,9 +41,11 @@ export function WebhooksPage() {
           </>
         }
         actions={
-          <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
-            Add endpoint
-          </button>
+          <Allowed route="POST /dashboard/api/webhooks">
+            <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
+              Add endpoint
+            </button>
+          </Allowed>
         }
       />
       {deleted ? <SuccessNotice>Endpoint {deleted} deleted.</SuccessNotice> : null}
@@ -54,9 +58,11 @@ export function WebhooksPage() {
               Add the URL of your backend to hear about deliveries, failures and verified passcodes as they
               happen, instead of polling <span className="mono">GET /v2/sms/&#123;id&#125;</span>.
             </p>
-            <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
-              Add a {environment} endpoint
-            </button>
+            <Allowed route="POST /dashboard/api/webhooks">
+              <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
+                Add a {environment} endpoint
+              </button>
+            </Allowed>
           </EmptyState>
         ) : null}
         {endpoints.data && endpoints.data.data.length > 0 ? (
@@ -88,6 +94,8 @@ export function WebhooksPage() {
 }
 
 function EndpointsTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
+  // An endpoint's page shows its signing secret: members who may not see it get the URL as text.
+  const opensDetail = useSignedIn().can("GET /dashboard/api/webhooks/:id");
   return (
     <div className="table-wrap">
       <table className="table table-stack">
@@ -103,12 +111,16 @@ function EndpointsTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
           {endpoints.map((endpoint) => (
             <tr key={endpoint.id}>
               <td data-label="Endpoint" className="endpoint-cell">
-                <Link
-                  to={`/developers/webhooks/${encodeURIComponent(endpoint.id)}`}
-                  className="endpoint-url mono"
-                >
-                  {endpoint.url}
-                </Link>
+                {opensDetail ? (
+                  <Link
+                    to={`/developers/webhooks/${encodeURIComponent(endpoint.id)}`}
+                    className="endpoint-url mono"
+                  >
+                    {endpoint.url}
+                  </Link>
+                ) : (
+                  <span className="endpoint-url mono">{endpoint.url}</span>
+                )}
                 {endpoint.description ? <span className="muted small">{endpoint.description}</span> : null}
               </td>
               <td data-label="Events">
