@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useState } from "react";
+import { type FormEvent, Fragment, useCallback, useState } from "react";
 import {
   type ApiKey,
   type ApiKeyWithSecret,
@@ -170,6 +170,26 @@ export function ApiKeysPage() {
   );
 }
 
+/** A CIDR that may wrap only after an IPv6 colon, so a long IPv6 range wraps by its groups and never widens the table. */
+function CidrText({ cidr }: { cidr: string }) {
+  const groups = cidr.split(":");
+  return (
+    <>
+      {groups.map((group, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one address never move
+        <Fragment key={index}>
+          {group}
+          {index < groups.length - 1 ? (
+            <>
+              :<wbr />
+            </>
+          ) : null}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function KeysTable({
   keys,
   onRotate,
@@ -215,7 +235,7 @@ function KeysTable({
                   <ul className="cidr-list">
                     {key.allowed_ips.map((cidr) => (
                       <li key={cidr} className="mono">
-                        {cidr}
+                        <CidrText cidr={cidr} />
                       </li>
                     ))}
                   </ul>
