@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 
 /**
- * Key scopes and IP allowlists (docs/api-keys.md#scopes-and-ip-allowlists): what a key may call
+ * Key scopes and IP allowlists (docs/api-reference.md#scopes-and-ip-allowlists): what a key may call
  * (`full`, `send` or `read`; every key made before is `full`), and from which addresses, as a
  * JSON array of canonical CIDRs (`["203.0.113.0/24", "2001:db8::/32"]`), null for any address.
  */
