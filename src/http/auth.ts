@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import type { FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import type { AppContext } from "../context.js";
 import type { KeyScope } from "../db/schema.js";
@@ -65,11 +66,16 @@ async function authenticateRequest(
   await enforceRateLimit(ctx, key, reply);
 }
 
-/** The client address is the socket's, or with TRUST_PROXY what the trusted proxies report (`request.ip`). */
+/**
+ * The client address is the socket's, or with TRUST_PROXY what the trusted proxies report
+ * (`request.ip`). A proxy may pass on a forwarded entry that is no address at all: it is refused
+ * like any other, and not repeated back.
+ */
 function refuseOutsideAllowlist(key: AuthenticatedKey, clientAddress: string): void {
   if (key.allowedIps === null || key.allowedIps.admits(clientAddress)) return;
+  const seen = isIP(clientAddress) === 0 ? "a client address that is not an IP address" : clientAddress;
   throw new ApiError(
     "ip_not_allowed",
-    `This key may not be used from ${clientAddress}: the address is not in the key's allowed_ips.`,
+    `This key may not be used from ${seen}: the address is not in the key's allowed_ips.`,
   );
 }

@@ -194,6 +194,11 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
     const outside = await forwarded("198.51.100.4");
     expect(outside.status).toBe(403);
     expect(outside.body.error?.message).toContain("198.51.100.4");
+    const garbage = await forwarded("10.1.2.3.evil, <script>");
+    expect(garbage.status).toBe(403);
+    expect(garbage.body.error?.message).toBe(
+      "This key may not be used from a client address that is not an IP address: the address is not in the key's allowed_ips.",
+    );
     // Without the header, the client is the proxy itself.
     expect((await call(proxied, secret, "GET", "/v2/balance")).status).toBe(403);
   });
