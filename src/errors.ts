@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   insufficient_balance: 402,
   csrf_rejected: 403,
   forbidden: 403,
+  ip_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
   not_cancellable: 409,

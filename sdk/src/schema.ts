@@ -532,6 +532,37 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             /** @description - `rate_limited`: over the key's request limit or a per-number or per-account cap; `Retry-After` says when to try again */
             429: {
                 headers: {
@@ -754,6 +785,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "insufficient_balance";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -1119,6 +1181,37 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             /** @description - `idempotency_key_in_use`: a request with the same Idempotency-Key is still being processed */
             409: {
                 headers: {
@@ -1398,6 +1491,37 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             /** @description - `not_found`: no such resource in this account and environment */
             404: {
                 headers: {
@@ -1584,6 +1708,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -1927,6 +2082,37 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             /** @description - `not_found`: no such resource in this account and environment */
             404: {
                 headers: {
@@ -2134,6 +2320,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "insufficient_balance";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -2387,6 +2604,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -2655,6 +2903,37 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             /** @description - `not_found`: no such resource in this account and environment */
             404: {
                 headers: {
@@ -2823,6 +3102,37 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             /** @description - `not_found`: no such resource in this account and environment */
             404: {
                 headers: {
@@ -2945,6 +3255,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -3099,6 +3440,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -3358,6 +3730,37 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             /** @description - `not_found`: no such resource in this account and environment */
             404: {
                 headers: {
@@ -3492,6 +3895,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -3676,6 +4110,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -3902,6 +4367,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -4192,6 +4688,37 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             /** @description - `not_found`: no such resource in this account and environment */
             404: {
                 headers: {
@@ -4461,6 +4988,37 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             /** @description - `not_found`: no such resource in this account and environment */
             404: {
                 headers: {
@@ -4609,6 +5167,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -4877,6 +5466,37 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */

@@ -1,5 +1,7 @@
-import { type Command, InvalidArgumentError } from "commander";
-import type { Environment } from "../db/schema.js";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import type { Environment, KeyScope } from "../db/schema.js";
+import { ApiError } from "../errors.js";
+import { canonicalCidr, MAX_ALLOWED_IPS } from "../keys/allowed-ips.js";
 import {
   type ApiKey,
   type CreatedApiKey,
@@ -9,6 +11,7 @@ import {
   rotateKey,
   setKeyRateLimit,
 } from "../keys/keys.js";
+import { KEY_SCOPES } from "../keys/scopes.js";
 import { environmentOption } from "./accounts.js";
 import { commandGroup, type OutputOptions, parseNonNegativeInteger, print, withContext } from "./run.js";
 
@@ -26,12 +29,27 @@ export function keyCommands(program: Command, output: () => OutputOptions): void
     .addOption(environmentOption())
     .option("--label <label>", "a name to tell keys apart")
     .option("--rate-limit <n>", RATE_LIMIT_HELP, parseRateLimit)
+    .addOption(
+      new Option(
+        "--scope <scope>",
+        "what the key may call: full, send (sends and OTP verify only) or read (GETs only)",
+      )
+        .choices(KEY_SCOPES)
+        .default("full"),
+    )
+    .option(
+      "--allow-ip <cidr>",
+      `an address or CIDR the key may be used from (repeatable, up to ${MAX_ALLOWED_IPS}); any address without it`,
+      collectCidr,
+    )
     .action(
       async (opts: {
         account: string;
         environment: Environment;
         label?: string;
         rateLimit?: number | "default";
+        scope: KeyScope;
+        allowIp?: string[];
       }) => {
         const key = await withContext((ctx) =>
           createKey(ctx, {
@@ -39,6 +57,8 @@ export function keyCommands(program: Command, output: () => OutputOptions): void
             environment: opts.environment,
             label: opts.label ?? null,
             rateLimit: ownRate(opts.rateLimit),
+            scope: opts.scope,
+            allowedIps: opts.allowIp ?? null,
           }),
         );
         print(output(), key, [`Created ${describe(key)}`, `Secret: ${key.secret}`, SECRET_WARNING]);
@@ -113,7 +133,18 @@ function describe(key: ApiKey | CreatedApiKey): string {
   const used = key.last_used_at ? `last used ${key.last_used_at}` : "never used";
   const expiry = key.expires_at ? `, expires ${key.expires_at}` : "";
   const rate = key.rate_limit === null ? "" : `, ${key.rate_limit} requests a minute`;
-  return `${key.id} ${key.environment}${label} ${key.prefix}…${key.last_four ?? ""} created ${key.created_at}, ${used}${expiry}${rate}`;
+  const from = key.allowed_ips === null ? "any address" : key.allowed_ips.join(" ");
+  return `${key.id} ${key.environment}${label} ${key.prefix}…${key.last_four ?? ""} scope ${key.scope} from ${from}, created ${key.created_at}, ${used}${expiry}${rate}`;
+}
+
+/** `--allow-ip`, repeated: each checked as it is read, so a mistake is reported before anything is made. */
+function collectCidr(value: string, previous: string[] | undefined): string[] {
+  try {
+    return [...(previous ?? []), canonicalCidr(value)];
+  } catch (error) {
+    if (error instanceof ApiError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
 }
 
 function ownRate(option: number | "default" | undefined): number | null {

@@ -2,6 +2,8 @@ import type { ColumnType, Kysely, Transaction } from "kysely";
 import type { MemberStatus, Role } from "../members/roles.js";
 
 export type Environment = "live" | "sandbox";
+/** What an API key may call (API.md §8d); the rules are in src/keys/scopes.ts. */
+export type KeyScope = "full" | "send" | "read";
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
 
 /** Timestamps are RFC 3339 UTC strings with milliseconds, so they sort as text on both dialects. */
@@ -52,6 +54,10 @@ export interface ApiKeysTable {
   rate_limit: number | null;
   /** The secret's last 4 characters, to tell keys apart; null for keys made before they were kept. */
   last_four: string | null;
+  /** What the key may call: `full`, `send` or `read` (src/keys/scopes.ts). */
+  scope: KeyScope;
+  /** A JSON array of canonical CIDRs the key may be used from; null for any address (src/keys/allowed-ips.ts). */
+  allowed_ips: string | null;
 }
 
 /**

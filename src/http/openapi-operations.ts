@@ -16,6 +16,8 @@ const ERROR_MEANINGS: Partial<Record<ErrorCode, string>> = {
   invalid_request: "malformed JSON, a wrong type, a missing or unknown field, a bad format",
   missing_api_key: "no `Authorization` header, or not `Bearer <key>`",
   invalid_api_key: "an unknown, malformed or deleted key",
+  forbidden: "the key's scope does not allow this request; the message names the scope",
+  ip_not_allowed: "the key has `allowed_ips` and the client address is not in them",
   insufficient_balance: "the balance of the key's environment cannot pay for it; nothing is sent",
   not_found: "no such resource in this account and environment",
   idempotency_key_in_use: "a request with the same Idempotency-Key is still being processed",
@@ -102,6 +104,7 @@ export function documentOperation({
     add(Number(status), ...declaredCodes(response, Number(status)));
   }
   add(401, "missing_api_key", "invalid_api_key");
+  add(403, "forbidden", "ip_not_allowed");
   add(429, "rate_limited");
   // Bad input, and a malformed Idempotency-Key, are 400s.
   if (hasInput || takesIdempotencyKey) add(400, "invalid_request");

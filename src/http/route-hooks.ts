@@ -12,7 +12,16 @@ export function addRouteOnRequest(
   applies: (route: RouteOptions) => boolean,
   hook: onRequestHookHandler,
 ): void {
-  addRouteHook(app, "onRequest", applies, hook);
+  addRouteHook(app, "onRequest", applies, () => hook);
+}
+
+/** As `addRouteOnRequest`, with a hook made for each route from what it is (its methods, its URL). */
+export function addRouteOnRequestFor(
+  app: App,
+  applies: (route: RouteOptions) => boolean,
+  hookFor: (route: RouteOptions) => onRequestHookHandler,
+): void {
+  addRouteHook(app, "onRequest", applies, hookFor);
 }
 
 /** As `addRouteOnRequest`, for the `preValidation` hooks: after the body is parsed, before it is validated. */
@@ -21,17 +30,18 @@ export function addRoutePreValidation(
   applies: (route: RouteOptions) => boolean,
   hook: preValidationHookHandler,
 ): void {
-  addRouteHook(app, "preValidation", applies, hook);
+  addRouteHook(app, "preValidation", applies, () => hook);
 }
 
 function addRouteHook<Name extends "onRequest" | "preValidation">(
   app: App,
   name: Name,
   applies: (route: RouteOptions) => boolean,
-  hook: NonNullable<RouteOptions[Name]>,
+  hookFor: (route: RouteOptions) => NonNullable<RouteOptions[Name]>,
 ): void {
   app.addHook("onRoute", (route) => {
     if (!applies(route)) return;
+    const hook = hookFor(route);
     const own = route[name];
     route[name] = [...(own === undefined ? [] : [own].flat()), hook] as RouteOptions[Name];
   });

@@ -1,11 +1,13 @@
 import { requireAccountExists } from "../accounts/accounts.js";
 import { MAX_RATE_LIMIT } from "../config.js";
 import type { AppContext } from "../context.js";
-import type { ApiKeysTable, DbOrTrx, Environment } from "../db/schema.js";
+import type { ApiKeysTable, DbOrTrx, Environment, KeyScope } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { isoAfter, isoNow } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
+import { allowedIpsOf, parseAllowedIps, storedAllowedIps } from "./allowed-ips.js";
+import { isKeyScope, KEY_SCOPES } from "./scopes.js";
 import { DISPLAY_PREFIX_LENGTH, DISPLAY_SUFFIX_LENGTH, generateSecret, hashSecret } from "./secrets.js";
 
 export interface ApiKey {
@@ -21,6 +23,10 @@ export interface ApiKey {
   expires_at: string | null;
   /** Requests a minute this key may make; null for the server's default (docs/rate-limits.md). */
   rate_limit: number | null;
+  /** What it may call: `full`, `send` (sends and OTP verification only) or `read` (GETs only). */
+  scope: KeyScope;
+  /** The addresses and CIDRs it may be used from, canonical; null for any address. */
+  allowed_ips: string[] | null;
 }
 
 export interface CreatedApiKey extends ApiKey {
@@ -32,12 +38,22 @@ export interface CreatedApiKey extends ApiKey {
 export const ROTATION_GRACE_SECONDS = [0, 3_600, 86_400, 604_800] as const;
 export const MAX_LABEL_LENGTH = 64;
 
-export async function createKey(
-  ctx: AppContext,
-  input: { accountId: string; environment: Environment; label?: string | null; rateLimit?: number | null },
-): Promise<CreatedApiKey> {
+export interface NewKey {
+  accountId: string;
+  environment: Environment;
+  label?: string | null;
+  rateLimit?: number | null;
+  /** `full` when not given. */
+  scope?: string;
+  /** Addresses and CIDRs (src/keys/allowed-ips.ts); null or not given for any address. */
+  allowedIps?: readonly string[] | null;
+}
+
+export async function createKey(ctx: AppContext, input: NewKey): Promise<CreatedApiKey> {
   const label = normaliseLabel(input.label);
   const rateLimit = checkRateLimit(input.rateLimit ?? null);
+  const scope = checkScope(input.scope ?? "full");
+  const allowedIps = storedAllowedIps(parseAllowedIps(input.allowedIps));
   return inTransaction(ctx, async (trx) => {
     await requireAccountExists(trx, input.accountId);
     return insertKey(trx, ctx, {
@@ -45,6 +61,8 @@ export async function createKey(
       environment: input.environment,
       label,
       rateLimit,
+      scope,
+      allowedIps,
     });
   });
 }
@@ -114,12 +132,14 @@ export async function rotateKey(
       .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", isoNow(ctx.clock))]))
       .executeTakeFirst();
     if (!old) throw keyNotFound(input.keyId);
-    // The new key inherits the old one's rate: a rotation must not lift a restriction.
+    // The new key inherits the old one's rate, scope and allowlist: a rotation must not lift a restriction.
     const key = await insertKey(trx, ctx, {
       accountId: input.accountId,
       environment: old.environment,
       label: old.label,
       rateLimit: old.rate_limit,
+      scope: old.scope,
+      allowedIps: old.allowed_ips,
     });
     if (input.graceSeconds === 0) {
       await trx.deleteFrom("api_keys").where("id", "=", old.id).execute();
@@ -136,7 +156,15 @@ export async function rotateKey(
 async function insertKey(
   trx: DbOrTrx,
   ctx: AppContext,
-  key: { accountId: string; environment: Environment; label: string | null; rateLimit: number | null },
+  key: {
+    accountId: string;
+    environment: Environment;
+    label: string | null;
+    rateLimit: number | null;
+    scope: KeyScope;
+    /** The column's JSON text. */
+    allowedIps: string | null;
+  },
 ): Promise<CreatedApiKey> {
   const secret = generateSecret(key.environment);
   const row: ApiKeysTable = {
@@ -151,6 +179,8 @@ async function insertKey(
     last_used_at: null,
     expires_at: null,
     rate_limit: key.rateLimit,
+    scope: key.scope,
+    allowed_ips: key.allowedIps,
   };
   await trx.insertInto("api_keys").values(row).execute();
   return { ...toApiKey(row), secret };
@@ -167,6 +197,8 @@ function toApiKey(row: ApiKeysTable): ApiKey {
     last_used_at: row.last_used_at,
     expires_at: row.expires_at,
     rate_limit: row.rate_limit,
+    scope: row.scope,
+    allowed_ips: allowedIpsOf(row.allowed_ips),
   };
 }
 
@@ -187,6 +219,13 @@ function checkRateLimit(rateLimit: number | null): number | null {
     );
   }
   return rateLimit;
+}
+
+function checkScope(scope: string): KeyScope {
+  if (!isKeyScope(scope)) {
+    throw new ApiError("invalid_request", `scope must be one of ${KEY_SCOPES.join(", ")}.`, "scope");
+  }
+  return scope;
 }
 
 function keyNotFound(keyId: string): ApiError {

@@ -344,6 +344,8 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
           last_used_at: expect.any(String),
           expires_at: null,
           rate_limit: null,
+          scope: "full",
+          allowed_ips: null,
         },
       ]);
       // The first 12 characters and the last 4 show; nothing of the 27 between them.

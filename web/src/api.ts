@@ -95,6 +95,20 @@ export interface ApiKey {
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
+  /** What the key may call: everything, only sends and OTP verification, or only reads. */
+  scope: KeyScope;
+  /** Canonical CIDRs the key may be used from; null for any address. */
+  allowed_ips: string[] | null;
+}
+
+export const KEY_SCOPES = ["full", "send", "read"] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+export interface NewApiKey {
+  environment: Environment;
+  label?: string;
+  scope: KeyScope;
+  allowed_ips?: string[];
 }
 
 export interface ApiKeyWithSecret extends ApiKey {
@@ -494,8 +508,7 @@ export const api = {
 
   listKeys: (environment: Environment, signal?: AbortSignal) =>
     request<{ data: ApiKey[] }>("GET", "/keys", { query: { environment }, signal }),
-  createKey: (environment: Environment, label: string | undefined) =>
-    request<ApiKeyWithSecret>("POST", "/keys", { body: label ? { environment, label } : { environment } }),
+  createKey: (key: NewApiKey) => request<ApiKeyWithSecret>("POST", "/keys", { body: key }),
   rotateKey: (id: string, graceSeconds: number) =>
     request<RotatedKeys>("POST", `/keys/${encodeURIComponent(id)}/rotate`, {
       body: { grace_seconds: graceSeconds },

@@ -2,10 +2,14 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
 import { createKey, deleteKey, listKeys, MAX_LABEL_LENGTH, rotateKey } from "../../keys/keys.js";
+import { KEY_SCOPES } from "../../keys/scopes.js";
 import { sessionOf } from "../auth.js";
 import { EnvironmentQuery, EnvironmentSchema, HIDDEN } from "../schemas.js";
 
 const KeyParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+/** An address or CIDR; the count (at most 20) and the form are checked by src/keys/allowed-ips.ts, which says what to write. */
+const AllowedIp = Type.String({ maxLength: 64 });
 
 export function keyRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -26,13 +30,16 @@ export function keyRoutes(app: App, ctx: AppContext): void {
           {
             environment: EnvironmentSchema,
             label: Type.Optional(Type.Union([Type.String({ maxLength: MAX_LABEL_LENGTH }), Type.Null()])),
+            scope: Type.Optional(Type.Union(KEY_SCOPES.map((scope) => Type.Literal(scope)))),
+            allowed_ips: Type.Optional(Type.Union([Type.Array(AllowedIp), Type.Null()])),
           },
           { additionalProperties: false },
         ),
       },
     },
     async (request, reply) => {
-      const key = await createKey(ctx, { accountId: sessionOf(request).accountId, ...request.body });
+      const { allowed_ips: allowedIps, ...rest } = request.body;
+      const key = await createKey(ctx, { accountId: sessionOf(request).accountId, ...rest, allowedIps });
       return reply.code(201).send(key);
     },
   );

@@ -1,5 +1,13 @@
-import { type FormEvent, useCallback, useState } from "react";
-import { type ApiKey, type ApiKeyWithSecret, api, ENVIRONMENTS, type Environment } from "../api";
+import { type FormEvent, Fragment, useCallback, useState } from "react";
+import {
+  type ApiKey,
+  type ApiKeyWithSecret,
+  api,
+  ENVIRONMENTS,
+  type Environment,
+  KEY_SCOPES,
+  type KeyScope,
+} from "../api";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { Dialog } from "../components/Dialog";
 import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
@@ -16,6 +24,31 @@ const GRACE_PERIODS: ReadonlyArray<{ seconds: number; label: string; explain: st
   { seconds: 86_400, label: "24 hours", explain: "Both keys work for a day." },
   { seconds: 604_800, label: "7 days", explain: "Both keys work for a week." },
 ];
+
+const SCOPES: Record<KeyScope, { label: string; explain: string; badge: string }> = {
+  full: { label: "Full access", explain: "Every /v2/ route.", badge: "badge-grey" },
+  send: {
+    label: "Send only",
+    explain: "Only sending SMS (single and batch) and OTPs, and verifying codes.",
+    badge: "badge-blue",
+  },
+  read: {
+    label: "Read only",
+    explain: "Only GET requests: balance, messages, OTPs, events, webhooks.",
+    badge: "badge-violet",
+  },
+};
+
+/** At most this many addresses or ranges on one key; the server checks each and says what to write instead. */
+const MAX_ALLOWED_IPS = 20;
+
+/** The allowlist as typed: one address or CIDR per line (commas and spaces also separate them). */
+function allowedIpsOf(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+}
 
 type Dialogs =
   | { kind: "create" }
@@ -137,6 +170,26 @@ export function ApiKeysPage() {
   );
 }
 
+/** A CIDR that may wrap only after an IPv6 colon, so a long IPv6 range wraps by its groups and never widens the table. */
+function CidrText({ cidr }: { cidr: string }) {
+  const groups = cidr.split(":");
+  return (
+    <>
+      {groups.map((group, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one address never move
+        <Fragment key={index}>
+          {group}
+          {index < groups.length - 1 ? (
+            <>
+              :<wbr />
+            </>
+          ) : null}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function KeysTable({
   keys,
   onRotate,
@@ -153,6 +206,8 @@ function KeysTable({
           <tr>
             <th scope="col">Label</th>
             <th scope="col">Key</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Allowed IPs</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Expires</th>
@@ -169,6 +224,24 @@ function KeysTable({
               </td>
               <td data-label="Key" className="mono nowrap">
                 {shownKey(key)}
+              </td>
+              <td data-label="Scope" className="nowrap">
+                <span className={`badge ${SCOPES[key.scope].badge}`} title={SCOPES[key.scope].explain}>
+                  {key.scope}
+                </span>
+              </td>
+              <td data-label="Allowed IPs" className="key-ips">
+                {key.allowed_ips ? (
+                  <ul className="cidr-list">
+                    {key.allowed_ips.map((cidr) => (
+                      <li key={cidr} className="mono">
+                        <CidrText cidr={cidr} />
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <span className="muted">Any address</span>
+                )}
               </td>
               <td data-label="Created" className="nowrap">
                 <time dateTime={key.created_at} title={formatDateTime(key.created_at)}>
@@ -238,6 +311,8 @@ function CreateKeyDialog({
 }) {
   const [environment, setEnvironment] = useState<Environment>(defaultEnvironment);
   const [label, setLabel] = useState("");
+  const [scope, setScope] = useState<KeyScope>("full");
+  const [allowedIps, setAllowedIps] = useState("");
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
@@ -245,15 +320,23 @@ function CreateKeyDialog({
     event.preventDefault();
     setBusy(true);
     setError(undefined);
+    const ips = allowedIpsOf(allowedIps);
     try {
-      onCreated(await api.createKey(environment, label.trim() || undefined));
+      onCreated(
+        await api.createKey({
+          environment,
+          scope,
+          ...(label.trim() ? { label: label.trim() } : {}),
+          ...(ips.length > 0 ? { allowed_ips: ips } : {}),
+        }),
+      );
     } catch (caught) {
       setError(caught);
       setBusy(false);
     }
   };
 
-  const errors = formErrors(error, ["environment", "label"]);
+  const errors = formErrors(error, ["environment", "label", "scope", "allowed_ips"]);
   return (
     <Dialog title="Create an API key" onClose={onClose}>
       <form className="form" onSubmit={onSubmit} noValidate>
@@ -295,6 +378,45 @@ function CreateKeyDialog({
               autoComplete="off"
               value={label}
               onChange={(event) => setLabel(event.target.value)}
+            />
+          )}
+        </Field>
+        <fieldset className="field">
+          <legend>Scope</legend>
+          <div className="choice-list">
+            {KEY_SCOPES.map((value) => (
+              <label key={value} className="choice choice-compact">
+                <input
+                  type="radio"
+                  name="scope"
+                  value={value}
+                  checked={scope === value}
+                  onChange={() => setScope(value)}
+                />
+                <span>
+                  <strong>{SCOPES[value].label}</strong>
+                  <span className="muted small">{SCOPES[value].explain}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          <FieldError message={errors.field.scope} />
+        </fieldset>
+        <Field
+          label="Allowed IPs (optional)"
+          error={errors.field.allowed_ips}
+          hint={`One address or CIDR per line, up to ${MAX_ALLOWED_IPS}, e.g. 203.0.113.0/24 or 2001:db8::/32. Empty: any address.`}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              className="mono"
+              rows={3}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={"203.0.113.0/24\n2001:db8::/32"}
+              value={allowedIps}
+              onChange={(event) => setAllowedIps(event.target.value)}
             />
           )}
         </Field>
@@ -341,8 +463,8 @@ function RotateKeyDialog({
     <Dialog title={`Rotate key ${keyName(apiKey)}`} onClose={onClose}>
       <form className="form" onSubmit={onSubmit}>
         <p>
-          A new key replaces <span className="mono">{shownKey(apiKey)}</span> with the same environment and
-          label. Keep the old one working while your deployments switch over:
+          A new key replaces <span className="mono">{shownKey(apiKey)}</span> with the same environment,
+          label, scope and allowed IPs. Keep the old one working while your deployments switch over:
         </p>
         <fieldset className="field">
           <legend>Old key stops working</legend>
