@@ -144,21 +144,13 @@ export async function getLowBalance(
   return viewOf(environment, row);
 }
 
-/**
- * A threshold as typed (`"1.00"`, INR as docs/money.md takes amounts) in 1/10,000 INR, or null to
- * stop the alerts; `invalid_request` with `param` otherwise.
- */
-export function parseThreshold(text: string | null, param: string): number | null {
-  if (text === null) return null;
+/** What a threshold may be, in words for an error message. */
+export const THRESHOLD_RANGE = `above 0 and at most ${formatInr(MAX_THRESHOLD)}`;
+
+/** A threshold as typed (`"1.00"`, INR as docs/money.md takes amounts) in 1/10,000 INR; undefined if it is none. */
+export function parseThreshold(text: string): number | undefined {
   const threshold = parseInr(text);
-  if (threshold === undefined || threshold <= 0 || threshold > MAX_THRESHOLD) {
-    throw new ApiError(
-      "invalid_request",
-      `${param} must be an INR amount above 0 and at most ${formatInr(MAX_THRESHOLD)}, like "100.00", or null to turn the alert off.`,
-      param,
-    );
-  }
-  return threshold;
+  return threshold === undefined || threshold <= 0 || threshold > MAX_THRESHOLD ? undefined : threshold;
 }
 
 /**

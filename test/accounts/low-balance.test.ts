@@ -215,7 +215,9 @@ describe.each(DIALECTS)("low-balance alerts on %s", (dialect) => {
             reference: null,
           });
         } else if ("threshold" in step) {
-          await setLowBalanceThreshold(ctx, scope, parseThreshold(step.threshold, "threshold"));
+          const threshold = step.threshold === null ? null : parseThreshold(step.threshold);
+          if (threshold === undefined) throw new Error(`not a threshold: ${step.threshold}`);
+          await setLowBalanceThreshold(ctx, scope, threshold);
         } else expect(await alertsOf(scope), JSON.stringify(step)).toEqual(step.alerts);
       }
       expect(await sumLedger(ctx.db, scope.accountId, "live")).toBe(

@@ -285,6 +285,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "otp.sent",
   "otp.verified",
   "otp.failed",
+  "balance.low",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Subscribes an endpoint to every event, including types added later. */
