@@ -7,6 +7,7 @@ import { MessagesTable } from "../components/MessagesTable";
 import { PageHeader } from "../components/PageHeader";
 import { useEnvironment } from "../environment";
 import { formatInr } from "../format";
+import { useLowBalance } from "../low-balance";
 import { useResource } from "../use-resource";
 
 const TEST_CREDITS = "100.00";
@@ -15,6 +16,7 @@ export function OverviewPage() {
   const { environment } = useEnvironment();
   const load = useCallback((signal: AbortSignal) => api.overview(environment, signal), [environment]);
   const overview = useResource(load);
+  const lowBalance = useLowBalance();
 
   return (
     <>
@@ -34,11 +36,13 @@ export function OverviewPage() {
           footer={
             environment === "sandbox" ? (
               <AddTestCredits
-                onAdded={(balance) =>
+                onAdded={(balance) => {
                   overview.setData(
                     (data) => data && { ...data, balances: { ...data.balances, sandbox: balance } },
-                  )
-                }
+                  );
+                  // Credits may lift the balance back over its alert threshold.
+                  lowBalance.reload();
+                }}
               />
             ) : (
               <p className="muted small">Test money for sandbox keys. Switch to sandbox mode to add some.</p>
