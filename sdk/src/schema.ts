@@ -3001,7 +3001,7 @@ export interface operations {
                  * @description An event type, e.g. sms.delivered
                  * @example sms.delivered
                  */
-                type?: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "webhook.test";
+                type?: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "balance.low" | "webhook.test";
                 /** @description The id of the last event read (evt_…) */
                 after?: string;
                 limit?: number;
@@ -3033,7 +3033,7 @@ export interface operations {
                              * @example sms.delivered
                              * @enum {string}
                              */
-                            type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "webhook.test";
+                            type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "balance.low" | "webhook.test";
                             /** @description RFC 3339 UTC */
                             created_at: string;
                             /** @enum {string} */
@@ -4621,7 +4621,7 @@ export interface operations {
                          * @example sms.delivered
                          * @enum {string}
                          */
-                        type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "webhook.test";
+                        type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "balance.low" | "webhook.test";
                         /** @description RFC 3339 UTC */
                         created_at: string;
                         /** @enum {string} */

@@ -9,6 +9,12 @@ import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
 import { formatInr } from "../lib/money.js";
+import {
+  alertAfterChange,
+  lowBalanceAlertInFlight,
+  type MovedBalance,
+  sendLowBalanceAlert,
+} from "./low-balance.js";
 
 /*
  * The lock order (docs/money.md). On PostgreSQL a transaction that sends (an SMS, a batch, an
@@ -53,23 +59,36 @@ export interface LedgerEntry {
   createdAt: string;
 }
 
+/** How a credit differs from other changes: it may go up to a ceiling, and it re-arms the low-balance alert. */
+export interface CreditTerms {
+  /** The most the balance may reach. */
+  ceiling: number;
+  /** Credits bought or granted re-arm the alert (src/accounts/low-balance.ts); refunds do not. */
+  rearmsLowBalanceAlert: boolean;
+}
+
+const PLAIN_CHANGE: CreditTerms = { ceiling: Number.MAX_SAFE_INTEGER, rearmsLowBalanceAlert: false };
+
 /**
  * Moves a balance and records why, inside the caller's transaction, so the change commits or
  * rolls back with whatever it pays for. The update is guarded, so concurrent changes cannot step
  * over either bound: a debit the balance cannot cover changes nothing and throws
- * `insufficient_balance`; a change that would take the balance past `ceiling` changes nothing and
- * throws `invalid_request` (`param` `amount`).
+ * `insufficient_balance`; a change that would take the balance past `terms.ceiling` changes
+ * nothing and throws `invalid_request` (`param` `amount`). A debit that takes the balance below
+ * its threshold sends `balance.low` in the same transaction (src/accounts/low-balance.ts).
  */
 export async function applyLedgerChange(
   trx: DbOrTrx,
   clock: AppContext["clock"],
   change: LedgerChange,
-  ceiling: number = Number.MAX_SAFE_INTEGER,
+  terms: CreditTerms = PLAIN_CHANGE,
 ): Promise<LedgerEntry> {
   if (!Number.isSafeInteger(change.amount) || change.amount === 0) {
     throw new RangeError(`ledger amount must be a non-zero integer, got ${change.amount}`);
   }
+  const { ceiling } = terms;
   const now = isoNow(clock);
+  const alertId = change.amount < 0 ? newId("evt") : null;
   const [updated] = (
     await moveBalance.execute(trx, {
       amount: change.amount,
@@ -77,6 +96,8 @@ export async function applyLedgerChange(
       now,
       accountId: change.accountId,
       environment: change.environment,
+      alertId,
+      rearms: terms.rearmsLowBalanceAlert ? 1 : 0,
     })
   ).rows;
   if (!updated) {
@@ -100,6 +121,7 @@ export async function applyLedgerChange(
       `The ${change.environment} balance is ₹${formatInr(Number(current.balance))} and this costs ₹${formatInr(-change.amount)}; add credits to send it.`,
     );
   }
+  if (alertId !== null) await sendLowBalanceAlert(trx, clock, change, alertId, updated);
   const entry: LedgerEntry = {
     id: newId("led"),
     amount: change.amount,
@@ -122,8 +144,9 @@ export async function applyLedgerChange(
 /**
  * Debits several charges of one balance at once, in the caller's transaction: one guarded update
  * by their sum, and an entry for each, in order, as if each had been applied on its own (each
- * entry's `balance_after` is the balance after it and every charge before it). Answers `false`,
- * having changed nothing, when the balance cannot cover them all.
+ * entry's `balance_after` is the balance after it and every charge before it), and, if their
+ * sum takes the balance below its threshold, one `balance.low`. Answers `false`, having changed
+ * nothing, when the balance cannot cover them all.
  */
 export async function applyLedgerCharges(
   trx: DbOrTrx,
@@ -140,6 +163,7 @@ export async function applyLedgerCharges(
     total += amount;
   }
   const now = isoNow(clock);
+  const alertId = newId("evt");
   const [updated] = (
     await moveBalance.execute(trx, {
       amount: total,
@@ -147,9 +171,12 @@ export async function applyLedgerCharges(
       now,
       accountId: scope.accountId,
       environment: scope.environment,
+      alertId,
+      rearms: 0,
     })
   ).rows;
   if (!updated) return false;
+  await sendLowBalanceAlert(trx, clock, scope, alertId, updated);
   let balance = Number(updated.balance) - total;
   const entries = charges.map((charge): Insertable<LedgerEntriesTable> => {
     balance += charge.amount;
@@ -168,12 +195,17 @@ export async function applyLedgerCharges(
   return true;
 }
 
+/** The alert's insert of `chargeInOneFlight` by the text of its update (the same on every call): built once. */
+const alertsInFlight = new Map<string, string>();
+
 /**
  * `applyLedgerCharges` of one charge as a statement of a one-flight transaction (PostgreSQL,
- * src/db/postgres/one-flight.ts): the same guarded update and its ledger entry, in one statement, refused
- * as `insufficient_balance` when the balance does not cover it (or there is none), changing nothing.
+ * src/db/postgres/one-flight.ts): the same guarded update, its ledger entry and, when it takes the
+ * balance below its threshold, its `balance.low` event, in one statement; refused as
+ * `insufficient_balance` when the balance does not cover it (or there is none), changing nothing.
  */
 export function chargeInOneFlight(
+  db: DbOrTrx,
   scope: { accountId: string; environment: Environment },
   charge: LedgerCharge,
   createdAt: string,
@@ -181,24 +213,40 @@ export function chargeInOneFlight(
   if (!Number.isSafeInteger(charge.amount) || charge.amount >= 0) {
     throw new RangeError(`a charge must be a negative integer, got ${charge.amount}`);
   }
+  const alertId = newId("evt");
+  const debit = moveBalance.compile(db, {
+    amount: charge.amount,
+    ceiling: Number.MAX_SAFE_INTEGER,
+    now: createdAt,
+    accountId: scope.accountId,
+    environment: scope.environment,
+    alertId,
+    rearms: 0,
+  });
+  // The statement's own parameters follow the update's.
+  const parameters = [...debit.parameters];
+  const placeholder = (value: unknown): string => `$${parameters.push(value)}`;
+  const alert = placeholder(alertId);
+  const account = placeholder(scope.accountId);
+  const environment = placeholder(scope.environment);
+  const at = placeholder(createdAt);
+  let alerted = alertsInFlight.get(debit.sql);
+  if (alerted === undefined) {
+    alerted = lowBalanceAlertInFlight(db, "debit", {
+      alertId: alert,
+      accountId: account,
+      environment,
+      createdAt: at,
+    });
+    alertsInFlight.set(debit.sql, alerted);
+  }
   return guardedAfter(
-    `debit as (
-      update balances set balance = balance + $1, updated_at = $2
-      where account_id = $3 and environment = $4 and balance + $1 >= 0 and balance + $1 <= $8
-      returning balance),`,
+    `debit as (${debit.sql}), alerted as (${alerted}),`,
     `insert into ledger_entries (id, account_id, environment, amount, balance_after, reason, reference, created_at)
-      select $5, $3, $4, $1, balance, $6, $7, $2 from debit
+      select ${placeholder(newId("led"))}, ${account}, ${environment}, ${placeholder(charge.amount)}, balance,
+        ${placeholder(charge.reason)}, ${placeholder(charge.reference)}, ${at} from debit
       returning 1`,
-    [
-      charge.amount,
-      createdAt,
-      scope.accountId,
-      scope.environment,
-      newId("led"),
-      charge.reason,
-      charge.reference,
-      Number.MAX_SAFE_INTEGER,
-    ],
+    parameters,
     "insufficient_balance",
   );
 }
@@ -234,18 +282,29 @@ interface BalanceMove {
   now: string;
   accountId: string;
   environment: Environment;
+  /** The id of the `balance.low` event this change would send (debits); null for credits and refunds. */
+  alertId: string | null;
+  /** 1 for credits bought or granted, which re-arm the low-balance alert; else 0. */
+  rearms: 0 | 1;
 }
 
-/** The guarded update: it changes nothing, and returns no row, if the balance would leave [0, ceiling]. */
-const moveBalance = prepareQuery<BalanceMove, { balance: number }>((db, param) =>
+/**
+ * The guarded update: it changes nothing, and returns no row, if the balance would leave [0, ceiling].
+ * It also keeps the low-balance alert's state (src/accounts/low-balance.ts).
+ */
+const moveBalance = prepareQuery<BalanceMove, MovedBalance>((db, param) =>
   db
     .updateTable("balances")
-    .set({ balance: sql`balance + ${param("amount")}`, updated_at: param("now") })
+    .set({
+      balance: sql`balance + ${param("amount")}`,
+      updated_at: param("now"),
+      low_balance_alerted: alertAfterChange(param("amount"), param("alertId"), param("rearms")),
+    })
     .where("account_id", "=", param("accountId"))
     .where("environment", "=", param("environment"))
     .where(sql<boolean>`balance + ${param("amount")} >= 0`)
     .where(sql<boolean>`balance + ${param("amount")} <= ${param("ceiling")}`)
-    .returning("balance"),
+    .returning(["balance", "low_balance_threshold", "low_balance_alerted"]),
 );
 
 const insertEntry = prepareQuery<Insertable<LedgerEntriesTable>, never>((db, param) =>
@@ -268,11 +327,14 @@ export function changeBalance(ctx: AppContext, change: LedgerChange): Promise<Le
 
 /**
  * Credits bought or granted (the operator's `credits add`, the dashboard's sandbox top-up), in a
- * transaction of their own. They may bring the balance up to MAX_CREDITED_BALANCE and no further.
+ * transaction of their own. They may bring the balance up to MAX_CREDITED_BALANCE and no further,
+ * and re-arm the low-balance alert when they bring it to its threshold or above.
  */
 export function addCredits(ctx: AppContext, credit: LedgerChange): Promise<LedgerEntry> {
   if (credit.amount <= 0) throw new RangeError(`credits must be positive, got ${credit.amount}`);
-  return inTransaction(ctx, (trx) => applyLedgerChange(trx, ctx.clock, credit, MAX_CREDITED_BALANCE));
+  return inTransaction(ctx, (trx) =>
+    applyLedgerChange(trx, ctx.clock, credit, { ceiling: MAX_CREDITED_BALANCE, rearmsLowBalanceAlert: true }),
+  );
 }
 
 const balanceOf = prepareQuery<{ accountId: string; environment: Environment }, { balance: number }>(

@@ -1,7 +1,8 @@
 import type { AppContext } from "../context.js";
-import type { DbOrTrx } from "../db/schema.js";
+import type { DbOrTrx, Environment } from "../db/schema.js";
 import { parseTmChain } from "../dlt/tm-chain.js";
 import { ApiError } from "../errors.js";
+import { type LowBalanceView, setLowBalanceThreshold } from "./low-balance.js";
 
 /** An account as the operator's `account update` shows it. */
 export interface AccountView {
@@ -12,6 +13,8 @@ export interface AccountView {
   bfsi: boolean;
   /** Its own PE–TM chain, overriding its routes' (docs/dlt-compliance.md#pe-tm-chain-hash); null: theirs. */
   tm_chain: string[] | null;
+  /** After a change of an environment's low-balance threshold: that balance and its alert. */
+  low_balance?: LowBalanceView;
 }
 
 /** What the operator may change of an account; each field left out stays as it is. */
@@ -19,6 +22,8 @@ export interface AccountChanges {
   bfsi?: boolean;
   /** Telemarketer ids after the PE, in order; null or an empty list: the routes' chain again. */
   tmChain?: readonly string[] | null;
+  /** The low-balance threshold of one environment's balance, in 1/10,000 INR; null: no alerts. */
+  lowBalanceThreshold?: { environment: Environment; threshold: number | null };
 }
 
 /** The account `accountId`; `not_found` (param `account`) if there is none. */
@@ -59,7 +64,12 @@ export async function updateAccount(
     // Sends read the flag with the OTP settings, and delivery the chain, through the cache.
     ctx.settingsCache.forget(accountId);
   }
-  return getAccount(ctx.db, accountId);
+  const view = await getAccount(ctx.db, accountId);
+  if (changes.lowBalanceThreshold !== undefined) {
+    const { environment, threshold } = changes.lowBalanceThreshold;
+    view.low_balance = await setLowBalanceThreshold(ctx, { accountId, environment }, threshold);
+  }
+  return view;
 }
 
 /** Whether the account is marked BFSI (false for an unknown account). */

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { type AccountSummary, createAccount, listAccounts } from "../accounts/accounts.js";
 import { addCredits, getBalance, type LedgerEntryView, latestLedgerEntries } from "../accounts/ledger.js";
+import { type LowBalanceView, parseThreshold, THRESHOLD_RANGE } from "../accounts/low-balance.js";
 import { type AccountChanges, type AccountView, getAccount, updateAccount } from "../accounts/update.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
 import { ConfigError } from "../errors.js";
@@ -120,11 +121,15 @@ interface AccountUpdateOptions {
   account: string;
   bfsi?: boolean;
   tmChain?: string;
+  environment?: Environment;
+  /** 1/10,000 INR, or `none`: no alerts. */
+  lowBalanceThreshold?: number | "none";
 }
 
 /**
- * `account update --account ID [--bfsi | --no-bfsi] [--tm-chain ID1,ID2]`: changes what the operator decides of an
- * account, one option per field (`AccountChanges`), and prints the account; with no option, prints it.
+ * `account update --account ID [--bfsi | --no-bfsi] [--tm-chain ID1,ID2] [--environment E
+ * --low-balance-threshold INR|none]`: changes what the operator decides of an account, one option
+ * per field (`AccountChanges`), and prints the account; with no option, prints it.
  */
 function accountUpdateCommand(account: Command, output: () => OutputOptions): void {
   const given = new Set<string>();
@@ -140,15 +145,38 @@ function accountUpdateCommand(account: Command, output: () => OutputOptions): vo
     .option(
       "--tm-chain <ids>",
       "its PE–TM chain: the telemarketer ids after the PE, comma-separated, overriding the routes' (\"\" for the routes')",
+    )
+    .addOption(
+      new Option(
+        "--environment <environment>",
+        "the balance --low-balance-threshold is for: live or sandbox",
+      ).choices(ENVIRONMENTS),
+    )
+    .option(
+      "--low-balance-threshold <inr>",
+      "send balance.low when a charge takes that balance below this amount in INR, e.g. 1.00 (none: no alerts)",
+      parseLowBalanceThreshold,
     );
   update.on("option:bfsi", () => given.add("--bfsi"));
   update.on("option:no-bfsi", () => given.add("--no-bfsi"));
   update.action(async (opts: AccountUpdateOptions) => {
     if (given.size > 1) throw new ConfigError("account update: give --bfsi or --no-bfsi, not both");
+    if ((opts.environment === undefined) !== (opts.lowBalanceThreshold === undefined)) {
+      throw new ConfigError(
+        "account update: give --environment live|sandbox and --low-balance-threshold together",
+      );
+    }
     const changes: AccountChanges = {};
     if (opts.bfsi !== undefined) changes.bfsi = opts.bfsi;
     if (opts.tmChain !== undefined) {
       changes.tmChain = opts.tmChain.trim() === "" ? null : opts.tmChain.split(",");
+    }
+    const { environment, lowBalanceThreshold } = opts;
+    if (environment !== undefined && lowBalanceThreshold !== undefined) {
+      changes.lowBalanceThreshold = {
+        environment,
+        threshold: lowBalanceThreshold === "none" ? null : lowBalanceThreshold,
+      };
     }
     const view = await withContext((ctx) =>
       Object.keys(changes).length === 0
@@ -159,6 +187,18 @@ function accountUpdateCommand(account: Command, output: () => OutputOptions): vo
   });
 }
 
+/** A threshold, or `none` (commander would take a null for an option given without its value). */
+function parseLowBalanceThreshold(value: string): number | "none" {
+  if (value === "none") return value;
+  const threshold = parseThreshold(value);
+  if (threshold === undefined) {
+    throw new InvalidArgumentError(
+      `must be an amount in INR ${THRESHOLD_RANGE} with at most 4 decimals, e.g. 1.00, or none to turn the alert off.`,
+    );
+  }
+  return threshold;
+}
+
 function describeAccountView(view: AccountView): string[] {
   return [
     `Account ${view.id} (${view.email}), created ${view.created_at}`,
@@ -166,7 +206,15 @@ function describeAccountView(view: AccountView): string[] {
     view.tm_chain
       ? `  PE–TM chain: ${view.tm_chain.join(",")} (after each template's PE; overrides the routes')`
       : "  PE–TM chain: the routes' (tm_chain in SMPP_ROUTES)",
+    ...(view.low_balance ? [describeLowBalance(view.low_balance)] : []),
   ];
+}
+
+function describeLowBalance(alert: LowBalanceView): string {
+  const { environment, balance, low_balance_threshold: threshold } = alert;
+  if (threshold === null) return `  Low-balance alert (${environment}): off (balance ₹${balance})`;
+  const state = alert.below_threshold ? "below it now" : "above it now";
+  return `  Low-balance alert (${environment}): below ₹${threshold} (balance ₹${balance}, ${state})`;
 }
 
 function parseAmount(value: string): number {

@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import type { App } from "../http/types.js";
+import { billingRoutes } from "./routes/billing.js";
 import { ctaRoutes } from "./routes/cta.js";
 import { keyRoutes } from "./routes/keys.js";
 import { ledgerRoutes } from "./routes/ledger.js";
@@ -20,6 +21,7 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
   keyRoutes(app, ctx);
   messageRoutes(app, ctx);
   ledgerRoutes(app, ctx);
+  billingRoutes(app, ctx);
   registryRoutes(app, ctx);
   tmChainRoutes(app, ctx);
   ctaRoutes(app, ctx);

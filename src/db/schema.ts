@@ -25,6 +25,13 @@ export interface BalancesTable {
   /** 1/10,000 INR. */
   balance: number;
   updated_at: Timestamp;
+  /** 1/10,000 INR: a charge that takes the balance below it sends `balance.low`; null: no alerts. */
+  low_balance_threshold: number | null;
+  /**
+   * Whether the alert of the current dip below the threshold is spent (src/accounts/low-balance.ts):
+   * null while armed, else the id of the `balance.low` event sent for it, or THRESHOLD_SET_BELOW.
+   */
+  low_balance_alerted: string | null;
 }
 
 export interface LedgerEntriesTable {
@@ -333,6 +340,7 @@ export const EVENT_TYPES = [
   "otp.sent",
   "otp.verified",
   "otp.failed",
+  "balance.low",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -17,6 +17,8 @@ export interface EventView {
 }
 
 export interface NewEvent {
+  /** Its id, when the change that causes it chose one; else a new `evt_…`. */
+  id?: string;
   accountId: string;
   environment: Environment;
   type: EventType;
@@ -79,7 +81,7 @@ export async function recordEvents(
     }
     feed.lastSeq += 1;
     rows.push({
-      id: newId("evt"),
+      id: event.id ?? newId("evt"),
       account_id: event.accountId,
       environment: event.environment,
       type: event.type,
@@ -115,7 +117,8 @@ interface EventRow {
   createdAt: string;
 }
 
-type FeedScope = Pick<EventRow, "accountId" | "environment">;
+/** The account and environment of a feed: values, or SQL (`sql.raw`) that gives them. */
+type FeedScope = { accountId: unknown; environment: unknown };
 
 /** The last `seq` of the feed in this transaction's order key (read through the feed index). */
 function lastSeq(scope: FeedScope, dialect: Dialect) {
@@ -159,7 +162,7 @@ export function eventInsert(
   event: NewEvent,
 ): { view: EventView; insert: CompiledQuery<never> } {
   const view: EventView = {
-    id: newId("evt"),
+    id: event.id ?? newId("evt"),
     type: event.type,
     created_at: isoNow(writer.clock),
     environment: event.environment,
@@ -174,6 +177,34 @@ export function eventInsert(
     createdAt: view.created_at,
   });
   return { view, insert };
+}
+
+/**
+ * For a one-flight statement (PostgreSQL, src/db/postgres/one-flight.ts): an insert, as
+ * `insertEvent` makes one, of an event for each row of `source` (a common table expression
+ * before it) that `where` keeps. Every other field is SQL: a placeholder of the statement (`$9`),
+ * a literal or an expression over the columns of `source`.
+ */
+export function eventInsertFromRows(
+  db: DbOrTrx,
+  rows: {
+    source: string;
+    where: string;
+    id: string;
+    accountId: string;
+    environment: string;
+    type: string;
+    data: string;
+    createdAt: string;
+  },
+): string {
+  const scope = { accountId: sql.raw(rows.accountId), environment: sql.raw(rows.environment) };
+  const createdAt = sql.raw(rows.createdAt);
+  return sql`insert into events (id, account_id, environment, type, data, created_at, txid, seq, fanned_out_at)
+    select ${sql.raw(rows.id)}, ${scope.accountId}, ${scope.environment}, ${sql.raw(rows.type)}, ${sql.raw(rows.data)},
+      ${createdAt}, ${writerTransactionId("postgres")}, ${lastSeq(scope, "postgres")} + 1,
+      case when ${endpointEnabled(scope)} then null else ${createdAt} end
+    from ${sql.raw(rows.source)} where ${sql.raw(rows.where)}`.compile(db).sql;
 }
 
 export function toEventView(

@@ -323,7 +323,8 @@ async function sendNewOtpInOneFlight(ctx: AppContext, send: OtpSend): Promise<Ot
   own.push(statementOf(event.insert), limits.number);
   // The rows every send of the account shares: they stay locked only until the COMMIT right
   // behind them, and a shared flight locks them once, in the lock order (src/db/postgres/flight-lanes.ts).
-  const debit = message && message.cost > 0 ? chargeInOneFlight(scope, chargeOf(message), now) : undefined;
+  const debit =
+    message && message.cost > 0 ? chargeInOneFlight(ctx.db, scope, chargeOf(message), now) : undefined;
   try {
     await commitInLane(ctx, sendLane(scope, request.to), { own, counters: [limits.account], debit });
   } catch (error) {

@@ -112,7 +112,7 @@ async function queueInOneFlight(
 ): Promise<ApiError | undefined> {
   const { row } = sms;
   const recipient = countRecipientInFlight(ctx, scope, row.recipient);
-  const debit = row.cost > 0 ? chargeInOneFlight(scope, chargeOf(row), row.created_at) : undefined;
+  const debit = row.cost > 0 ? chargeInOneFlight(ctx.db, scope, chargeOf(row), row.created_at) : undefined;
   try {
     await commitInLane(ctx, sendLane(scope, row.recipient), {
       own: [statementOf(insertMessage.compile(ctx.db, row)), recipient.claim],

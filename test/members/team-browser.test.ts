@@ -78,7 +78,9 @@ describe.each(DIALECTS)("the Team page on %s", (dialect) => {
           await saveScreenshot(theirs, `console-viewer-${viewport.width}`);
           // Pages show a viewer no button the server would refuse.
           await theirs.goto("/templates");
-          await theirs.getByText("Your role (viewer) can read senders and templates").waitFor();
+          await theirs
+            .getByText("Senders and templates are read-only for your role (viewer)", { exact: false })
+            .waitFor();
           expect(await theirs.getByRole("button", { name: /Add (sender|template)/ }).count()).toBe(0);
           await theirs.goto("/developers/webhooks");
           await theirs.getByRole("heading", { name: "Webhooks" }).waitFor();

@@ -85,6 +85,15 @@ export interface Balance {
   currency: "INR";
 }
 
+/** A balance and its low-balance alert (docs/money.md#low-balance-alerts). */
+export interface LowBalance {
+  environment: Environment;
+  balance: string;
+  /** Null: no alerts. */
+  low_balance_threshold: string | null;
+  below_threshold: boolean;
+}
+
 export interface ApiKey {
   id: string;
   environment: Environment;
@@ -321,6 +330,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "otp.sent",
   "otp.verified",
   "otp.failed",
+  "balance.low",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Subscribes an endpoint to every event, including types added later. */
@@ -505,6 +515,13 @@ export const api = {
   overview: (environment: Environment, signal?: AbortSignal) =>
     request<Overview>("GET", "/overview", { query: { environment }, signal }),
   addSandboxCredits: (amount: string) => request<Balance>("POST", "/sandbox/credits", { body: { amount } }),
+  billing: (environment: Environment, signal?: AbortSignal) =>
+    request<LowBalance>("GET", "/billing", { query: { environment }, signal }),
+  setLowBalanceThreshold: (environment: Environment, threshold: string | null) =>
+    request<LowBalance>("PATCH", "/billing", {
+      query: { environment },
+      body: { low_balance_threshold: threshold },
+    }),
 
   listKeys: (environment: Environment, signal?: AbortSignal) =>
     request<{ data: ApiKey[] }>("GET", "/keys", { query: { environment }, signal }),

@@ -20,11 +20,18 @@ export function Allowed({
 }
 
 /** Said where a form would be, to a member whose role can only read it. */
-export function ReadOnlyNote({ what }: { what: string }) {
+export function ReadOnlyNote({
+  what,
+  roles = "an owner, admin or developer",
+}: {
+  what: string;
+  /** Who may change it, in words. */
+  roles?: string;
+}) {
   const { member } = useSignedIn();
   return (
     <p className="muted small">
-      Your role ({member.role}) can read {what}; an owner, admin or developer can change them.
+      {what} are read-only for your role ({member.role}): {roles} can change them.
     </p>
   );
 }

@@ -90,7 +90,7 @@ export function CtaWhitelist() {
       ) : null}
       <Allowed
         route="POST /dashboard/api/cta"
-        otherwise={<ReadOnlyNote what="whitelisted links and numbers" />}
+        otherwise={<ReadOnlyNote what="Whitelisted links and numbers" />}
       >
         <form className="inline-form" onSubmit={onAdd} noValidate aria-label="Add a link or number">
           <Field label="Type" className="cta-kind">

@@ -1,6 +1,8 @@
 import { type ReactNode, useEffect, useState } from "react";
-import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { useEnvironment } from "../environment";
+import { formatInr } from "../format";
+import { LowBalanceProvider, useLowBalance } from "../low-balance";
 import { useSession, useSignedIn } from "../session";
 import {
   InboxIcon,
@@ -86,45 +88,65 @@ export function Layout() {
 
   const sandbox = environment === "sandbox";
   return (
-    <div className={`shell${sandbox ? " shell-sandbox" : ""}`}>
-      {sandbox ? (
-        <div className="sandbox-strip" role="note">
-          <strong>Sandbox:</strong> nothing leaves this machine; test data only
-        </div>
-      ) : null}
-      <div className="shell-body">
-        <aside className={`sidebar${menuOpen ? " sidebar-open" : ""}`}>
-          <div className="sidebar-inner">
-            <div className="sidebar-header">
-              <NavLink to="/" className="brand">
-                <Logo />
-                <span>Dakiya</span>
-              </NavLink>
-              <button
-                type="button"
-                className="menu-button"
-                aria-expanded={menuOpen}
-                aria-controls="main-navigation"
-                onClick={() => setMenuOpen((open) => !open)}
-              >
-                <MenuIcon />
-                <span>Menu</span>
-              </button>
-            </div>
-            <nav id="main-navigation" className="nav" aria-label="Main">
-              {NAV.map((group) => (
-                <NavSection key={group.title ?? "main"} group={group} />
-              ))}
-            </nav>
+    <LowBalanceProvider>
+      <div className={`shell${sandbox ? " shell-sandbox" : ""}`}>
+        {sandbox ? (
+          <div className="sandbox-strip" role="note">
+            <strong>Sandbox:</strong> nothing leaves this machine; test data only
           </div>
-        </aside>
-        <div className="main-column">
-          <TopBar />
-          <main className="page">
-            <Outlet />
-          </main>
+        ) : null}
+        <div className="shell-body">
+          <aside className={`sidebar${menuOpen ? " sidebar-open" : ""}`}>
+            <div className="sidebar-inner">
+              <div className="sidebar-header">
+                <NavLink to="/" className="brand">
+                  <Logo />
+                  <span>Dakiya</span>
+                </NavLink>
+                <button
+                  type="button"
+                  className="menu-button"
+                  aria-expanded={menuOpen}
+                  aria-controls="main-navigation"
+                  onClick={() => setMenuOpen((open) => !open)}
+                >
+                  <MenuIcon />
+                  <span>Menu</span>
+                </button>
+              </div>
+              <nav id="main-navigation" className="nav" aria-label="Main">
+                {NAV.map((group) => (
+                  <NavSection key={group.title ?? "main"} group={group} />
+                ))}
+              </nav>
+            </div>
+          </aside>
+          <div className="main-column">
+            <TopBar />
+            <LowBalanceBanner />
+            <main className="page">
+              <Outlet />
+            </main>
+          </div>
         </div>
       </div>
+    </LowBalanceProvider>
+  );
+}
+
+/** While the environment's balance is below its alert threshold: a reminder on every page. */
+function LowBalanceBanner() {
+  const { alert } = useLowBalance();
+  if (!alert?.below_threshold || alert.low_balance_threshold === null) return null;
+  const { environment } = alert;
+  return (
+    <div className="low-balance-banner" role="status">
+      <p>
+        Your {environment} balance <strong>{formatInr(alert.balance)}</strong> is below your alert threshold{" "}
+        <strong>{formatInr(alert.low_balance_threshold)}</strong> —{" "}
+        {/* Sandbox credits are topped up on the overview; live ones come from the operator. */}
+        <Link to={environment === "sandbox" ? "/" : "/transactions"}>add credits</Link>
+      </p>
     </div>
   );
 }

@@ -96,7 +96,7 @@ export function TmChainSection() {
                 />
               )}
             </Field>
-            <Allowed route="PUT /dashboard/api/tm-chain" otherwise={<ReadOnlyNote what="the chain" />}>
+            <Allowed route="PUT /dashboard/api/tm-chain" otherwise={<ReadOnlyNote what="Chain settings" />}>
               <button type="submit" className="button" disabled={saving}>
                 {saving ? "Saving…" : "Save chain"}
               </button>

@@ -19,11 +19,13 @@ const EVENT_EXPLANATIONS: Record<WebhookEventType, string> = {
   "otp.sent": "A passcode went out (send, resend or fallback)",
   "otp.verified": "The right code was entered",
   "otp.failed": "Expired, or too many wrong codes",
+  "balance.low": "A charge took the balance below its alert threshold",
 };
 
 const EVENT_GROUPS: ReadonlyArray<{ title: string; prefix: string }> = [
   { title: "Message events", prefix: "sms." },
   { title: "OTP events", prefix: "otp." },
+  { title: "Balance events", prefix: "balance." },
 ];
 
 const FIELDS = ["url", "events", "description"] as const;

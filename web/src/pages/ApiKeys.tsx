@@ -8,6 +8,7 @@ import {
   KEY_SCOPES,
   type KeyScope,
 } from "../api";
+import { Allowed } from "../components/Allowed";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { Dialog } from "../components/Dialog";
 import { EmptyState, ErrorNotice, formErrors, Loading, SuccessNotice } from "../components/Feedback";
@@ -87,16 +88,18 @@ export function ApiKeysPage() {
           </>
         }
         actions={
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => {
-              setNotice(undefined);
-              setDialog({ kind: "create" });
-            }}
-          >
-            Create key
-          </button>
+          <Allowed route="POST /dashboard/api/keys">
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => {
+                setNotice(undefined);
+                setDialog({ kind: "create" });
+              }}
+            >
+              Create key
+            </button>
+          </Allowed>
         }
       />
       {notice ? <SuccessNotice>{notice}</SuccessNotice> : null}
@@ -106,13 +109,15 @@ export function ApiKeysPage() {
         {keys.data && keys.data.data.length === 0 ? (
           <EmptyState title={`No ${environment} keys`}>
             <p>Create a key to call the API.</p>
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => setDialog({ kind: "create" })}
-            >
-              Create a {environment} key
-            </button>
+            <Allowed route="POST /dashboard/api/keys">
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={() => setDialog({ kind: "create" })}
+              >
+                Create a {environment} key
+              </button>
+            </Allowed>
           </EmptyState>
         ) : null}
         {keys.data && keys.data.data.length > 0 ? (
@@ -271,26 +276,30 @@ function KeysTable({
                 )}
               </td>
               <td data-label="Actions" className="actions-cell">
-                <div className="row-actions">
-                  <button
-                    type="button"
-                    className="button button-small"
-                    onClick={() => onRotate(key)}
-                    aria-label={`Rotate key ${keyName(key)}`}
-                    disabled={key.expires_at !== null}
-                    title={key.expires_at ? "Already rotated: it stops working when it expires." : undefined}
-                  >
-                    Rotate
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-small button-ghost-danger"
-                    onClick={() => onDelete(key)}
-                    aria-label={`Delete key ${keyName(key)}`}
-                  >
-                    Delete
-                  </button>
-                </div>
+                <Allowed route="POST /dashboard/api/keys/:id/rotate">
+                  <div className="row-actions">
+                    <button
+                      type="button"
+                      className="button button-small"
+                      onClick={() => onRotate(key)}
+                      aria-label={`Rotate key ${keyName(key)}`}
+                      disabled={key.expires_at !== null}
+                      title={
+                        key.expires_at ? "Already rotated: it stops working when it expires." : undefined
+                      }
+                    >
+                      Rotate
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-small button-ghost-danger"
+                      onClick={() => onDelete(key)}
+                      aria-label={`Delete key ${keyName(key)}`}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                </Allowed>
               </td>
             </tr>
           ))}

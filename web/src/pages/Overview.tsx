@@ -8,6 +8,7 @@ import { MessagesTable } from "../components/MessagesTable";
 import { PageHeader } from "../components/PageHeader";
 import { useEnvironment } from "../environment";
 import { formatInr } from "../format";
+import { useLowBalance } from "../low-balance";
 import { useResource } from "../use-resource";
 
 const TEST_CREDITS = "100.00";
@@ -16,6 +17,7 @@ export function OverviewPage() {
   const { environment } = useEnvironment();
   const load = useCallback((signal: AbortSignal) => api.overview(environment, signal), [environment]);
   const overview = useResource(load);
+  const lowBalance = useLowBalance();
 
   return (
     <>
@@ -35,11 +37,13 @@ export function OverviewPage() {
           footer={
             environment === "sandbox" ? (
               <AddTestCredits
-                onAdded={(balance) =>
+                onAdded={(balance) => {
                   overview.setData(
                     (data) => data && { ...data, balances: { ...data.balances, sandbox: balance } },
-                  )
-                }
+                  );
+                  // Credits may lift the balance back over its alert threshold.
+                  lowBalance.reload();
+                }}
               />
             ) : (
               <p className="muted small">Test money for sandbox keys. Switch to sandbox mode to add some.</p>

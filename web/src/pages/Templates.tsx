@@ -141,7 +141,7 @@ function SendersSection({
           ))}
         </ul>
       ) : null}
-      <Allowed route="POST /dashboard/api/senders" otherwise={<ReadOnlyNote what="senders and templates" />}>
+      <Allowed route="POST /dashboard/api/senders" otherwise={<ReadOnlyNote what="Senders and templates" />}>
         <form className="inline-form" onSubmit={onAdd} noValidate>
           <Field
             label="New sender"

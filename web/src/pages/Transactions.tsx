@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import { api, type DateRange, type LedgerEntry } from "../api";
 import { EmptyState, ErrorNotice, formErrors, Loading } from "../components/Feedback";
 import { Field } from "../components/Field";
+import { LowBalanceSection } from "../components/LowBalanceSection";
 import { PageHeader } from "../components/PageHeader";
 import { useEnvironment } from "../environment";
 import { formatDateTime, formatInr, formatShortDateTime } from "../format";
@@ -88,6 +89,7 @@ export function TransactionsPage() {
           )
         }
       />
+      <LowBalanceSection />
       <form
         className="filters filters-dates card"
         aria-label="Filter transactions"
