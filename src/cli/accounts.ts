@@ -1,7 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { type AccountSummary, createAccount, listAccounts } from "../accounts/accounts.js";
-import { addCredits, getBalance, type LedgerEntryView, latestLedgerEntries } from "../accounts/ledger.js";
+import { grantCredits } from "../accounts/credits.js";
+import { getBalance, type LedgerEntryView, latestLedgerEntries } from "../accounts/ledger.js";
 import { type AccountChanges, type AccountView, getAccount, updateAccount } from "../accounts/update.js";
+import { CLI_ORIGIN } from "../audit/types.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
 import { ConfigError } from "../errors.js";
 import { formatInr, parseInr } from "../lib/money.js";
@@ -90,13 +92,17 @@ export function accountCommands(program: Command, output: () => OutputOptions): 
     .action(
       async (opts: { account: string; environment: Environment; amount: number; reference?: string }) => {
         const entry = await withContext((ctx) =>
-          addCredits(ctx, {
-            accountId: opts.account,
-            environment: opts.environment,
-            amount: opts.amount,
-            reason: "credits_added",
-            reference: opts.reference ?? null,
-          }),
+          grantCredits(
+            ctx,
+            {
+              accountId: opts.account,
+              environment: opts.environment,
+              amount: opts.amount,
+              reason: "credits_added",
+              reference: opts.reference ?? null,
+            },
+            CLI_ORIGIN,
+          ),
         );
         const balance = formatInr(entry.balanceAfter);
         print(
@@ -153,7 +159,7 @@ function accountUpdateCommand(account: Command, output: () => OutputOptions): vo
     const view = await withContext((ctx) =>
       Object.keys(changes).length === 0
         ? getAccount(ctx.db, opts.account)
-        : updateAccount(ctx, opts.account, changes),
+        : updateAccount(ctx, opts.account, changes, CLI_ORIGIN),
     );
     print(output(), view, describeAccountView(view));
   });

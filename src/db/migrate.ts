@@ -19,6 +19,7 @@ import * as ctaWhitelist from "./migrations/2026-11-29T0017-cta-whitelist.js";
 import * as carrierError from "./migrations/2026-11-29T0018-carrier-error.js";
 import * as tmChain from "./migrations/2026-11-29T0019-tm-chain.js";
 import * as apiKeyLastFour from "./migrations/2026-11-29T0020-api-key-last-four.js";
+import * as auditLog from "./migrations/2026-11-29T0024-audit-log.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-29T0018-carrier-error": carrierError,
   "2026-11-29T0019-tm-chain": tmChain,
   "2026-11-29T0020-api-key-last-four": apiKeyLastFour,
+  "2026-11-29T0024-audit-log": auditLog,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -49,6 +49,8 @@ export type IdPrefix =
   | "evt"
   | "sbx"
   | "ses"
+  // an audit log row
+  | "aud"
   // a webhook delivery attempt
   | "wat";
 
