@@ -2,6 +2,7 @@ import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { Loading } from "./components/Feedback";
 import { Layout } from "./components/Layout";
 import { ApiKeysPage } from "./pages/ApiKeys";
+import { AuditLogPage } from "./pages/AuditLog";
 import { MessageDetailPage } from "./pages/MessageDetail";
 import { MessagesPage } from "./pages/Messages";
 import { NotFoundPage } from "./pages/NotFound";
@@ -34,6 +35,7 @@ export function App() {
           <Route path="developers/keys" element={<ApiKeysPage />} />
           <Route path="developers/webhooks" element={<WebhooksPage />} />
           <Route path="developers/webhooks/:id" element={<WebhookDetailPage />} />
+          <Route path="settings/audit" element={<AuditLogPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Route>

@@ -3,6 +3,7 @@ import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { useEnvironment } from "../environment";
 import { useAccount, useSession } from "../session";
 import {
+  AuditIcon,
   InboxIcon,
   KeyIcon,
   LedgerIcon,
@@ -35,6 +36,9 @@ const DEVELOPER_NAV: NavItem[] = [
   { to: "/developers/keys", label: "API keys", icon: <KeyIcon /> },
   { to: "/developers/webhooks", label: "Webhooks", icon: <WebhookIcon /> },
 ];
+
+/** Settings of the account as a whole. */
+const SETTINGS_NAV: NavItem[] = [{ to: "/settings/audit", label: "Audit log", icon: <AuditIcon /> }];
 
 export function Layout() {
   const { environment } = useEnvironment();
@@ -83,6 +87,14 @@ export function Layout() {
               </p>
               <ul aria-labelledby="nav-developers">
                 {DEVELOPER_NAV.map((item) => (
+                  <NavEntry key={item.to} item={item} />
+                ))}
+              </ul>
+              <p className="nav-group-title" id="nav-settings">
+                Settings
+              </p>
+              <ul aria-labelledby="nav-settings">
+                {SETTINGS_NAV.map((item) => (
                   <NavEntry key={item.to} item={item} />
                 ))}
               </ul>
