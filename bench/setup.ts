@@ -1,3 +1,4 @@
+import { CLI_ORIGIN } from "../src/audit/types.js";
 // What a run starts from: a fresh database (a SQLite file in the temporary folder, or a new
 // PostgreSQL database dropped at the end) and, through the service functions, an account with
 // balances, a live and a sandbox key, a sender, the templates every scenario sends with and,
@@ -78,39 +79,62 @@ export async function setUpAccount(
         reference: "bench",
       });
     }
-    const live = await createKey(ctx, { accountId: account.id, environment: "live", label: "bench" });
-    const sandbox = await createKey(ctx, { accountId: account.id, environment: "sandbox", label: "bench" });
-    await addSender(ctx, account.id, SENDER);
-    await addTemplate(ctx, {
-      accountId: account.id,
-      templateId: TEMPLATE_ID,
-      entityId: ENTITY_ID,
-      name: "login-code",
-      category: "transactional",
-      senders: [SENDER],
-      content: TEMPLATE_CONTENT,
-    });
-    await addTemplate(ctx, {
-      accountId: account.id,
-      templateId: OTP_TEMPLATE_ID,
-      entityId: ENTITY_ID,
-      name: "otp",
-      category: "transactional",
-      senders: [SENDER],
-      content: "{#otp#} is your Dakiya verification code. Do not share it with anyone.",
-    });
+    const live = await createKey(
+      ctx,
+      { accountId: account.id, environment: "live", label: "bench" },
+      CLI_ORIGIN,
+    );
+    const sandbox = await createKey(
+      ctx,
+      { accountId: account.id, environment: "sandbox", label: "bench" },
+      CLI_ORIGIN,
+    );
+    await addSender(ctx, account.id, SENDER, CLI_ORIGIN);
+    await addTemplate(
+      ctx,
+      {
+        accountId: account.id,
+        templateId: TEMPLATE_ID,
+        entityId: ENTITY_ID,
+        name: "login-code",
+        category: "transactional",
+        senders: [SENDER],
+        content: TEMPLATE_CONTENT,
+      },
+      CLI_ORIGIN,
+    );
+    await addTemplate(
+      ctx,
+      {
+        accountId: account.id,
+        templateId: OTP_TEMPLATE_ID,
+        entityId: ENTITY_ID,
+        name: "otp",
+        category: "transactional",
+        senders: [SENDER],
+        content: "{#otp#} is your Dakiya verification code. Do not share it with anyone.",
+      },
+      CLI_ORIGIN,
+    );
     for (const environment of ["live", "sandbox"] as const) {
-      await updateOtpSettings(ctx, account.id, environment, {
-        sms_template_id: OTP_TEMPLATE_ID,
-        sms_sender: SENDER,
-        max_attempts: 20,
-      });
+      await updateOtpSettings(
+        ctx,
+        account.id,
+        environment,
+        {
+          sms_template_id: OTP_TEMPLATE_ID,
+          sms_sender: SENDER,
+          max_attempts: 20,
+        },
+        CLI_ORIGIN,
+      );
     }
     for (const [environment, url] of Object.entries(webhookUrls)) {
       await createEndpoint(
         ctx,
         { accountId: account.id, environment: environment as keyof typeof webhookUrls },
         { url, events: [ALL_EVENTS], description: "npm run bench" },
+        CLI_ORIGIN,
       );
     }
     return { live: live.secret, sandbox: sandbox.secret };

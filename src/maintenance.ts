@@ -1,3 +1,4 @@
+import { purgeOldAuditRows } from "./audit/retention.js";
 import type { AppContext } from "./context.js";
 import { purgeExpiredSessions } from "./dashboard/sessions.js";
 import { purgeOldEvents } from "./events/retention.js";
@@ -14,7 +15,7 @@ const INTERVAL_MS = 15 * 60_000;
  * Deletes what has outlived its use: idempotency keys after 24 h, rotated keys after their grace
  * period, OTPs past their expiry (ended, with their `otp.failed` events), events after 30 days, ended
  * dashboard sessions, the counters of rate-limit windows that have passed and the SMS recipients
- * of past hours, and webhook attempts and ended deliveries after 30 days.
+ * of past hours, webhook attempts and ended deliveries after 30 days, and audit rows after a year.
  */
 export async function purgeExpired(ctx: AppContext): Promise<{
   idempotencyKeys: number;
@@ -25,6 +26,7 @@ export async function purgeExpired(ctx: AppContext): Promise<{
   events: number;
   smsRecipientHours: number;
   webhookRecords: number;
+  auditRows: number;
 }> {
   const now = isoNow(ctx.clock);
   const idempotencyKeys = await purgeExpiredIdempotencyKeys(ctx);
@@ -40,6 +42,7 @@ export async function purgeExpired(ctx: AppContext): Promise<{
     events: await purgeOldEvents(ctx.db, ctx.clock.now()),
     smsRecipientHours: await purgeEndedRecipientHours(ctx.db, ctx.clock.now()),
     webhookRecords: await purgeOldWebhookRecords(ctx.db, ctx.clock.now()),
+    auditRows: await purgeOldAuditRows(ctx.db, ctx.dialect, ctx.clock.now()),
   };
 }
 

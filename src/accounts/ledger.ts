@@ -1,4 +1,7 @@
 import { type Insertable, sql } from "kysely";
+import { recordAudit } from "../audit/record.js";
+import { balanceSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import { type FlightStatement, guardedAfter } from "../db/postgres/one-flight.js";
 import { insertRows, prepareQuery } from "../db/prepared.js";
@@ -327,14 +330,36 @@ export function changeBalance(ctx: AppContext, change: LedgerChange): Promise<Le
 
 /**
  * Credits bought or granted (the operator's `credits add`, the dashboard's sandbox top-up), in a
- * transaction of their own. They may bring the balance up to MAX_CREDITED_BALANCE and no further,
- * and re-arm the low-balance alert when they bring it to its threshold or above.
+ * transaction of their own with their audit row. They may bring the balance up to
+ * MAX_CREDITED_BALANCE and no further, and re-arm the low-balance alert when they bring it to its
+ * threshold or above.
  */
-export function addCredits(ctx: AppContext, credit: LedgerChange): Promise<LedgerEntry> {
+export function addCredits(
+  ctx: AppContext,
+  credit: LedgerChange,
+  origin: ChangeOrigin,
+): Promise<LedgerEntry> {
   if (credit.amount <= 0) throw new RangeError(`credits must be positive, got ${credit.amount}`);
-  return inTransaction(ctx, (trx) =>
-    applyLedgerChange(trx, ctx.clock, credit, { ceiling: MAX_CREDITED_BALANCE, rearmsLowBalanceAlert: true }),
-  );
+  return inTransaction(ctx, async (trx) => {
+    const entry = await applyLedgerChange(trx, ctx.clock, credit, {
+      ceiling: MAX_CREDITED_BALANCE,
+      rearmsLowBalanceAlert: true,
+    });
+    await recordAudit(trx, ctx.clock, {
+      accountId: credit.accountId,
+      environment: credit.environment,
+      origin,
+      action: "credits.added",
+      target: { type: "balance", id: entry.id },
+      before: balanceSnapshot({ balance: entry.balanceAfter - credit.amount }),
+      after: balanceSnapshot({
+        balance: entry.balanceAfter,
+        amount: credit.amount,
+        reference: credit.reference,
+      }),
+    });
+    return entry;
+  });
 }
 
 const balanceOf = prepareQuery<{ accountId: string; environment: Environment }, { balance: number }>(

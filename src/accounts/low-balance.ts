@@ -1,7 +1,11 @@
 import { type RawBuilder, sql } from "kysely";
+import { recordAudit } from "../audit/record.js";
+import { thresholdSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import { executeCompiled } from "../db/prepared.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import { eventInsert, eventInsertFromRows } from "../events/outbox.js";
 import type { Clock } from "../lib/clock.js";
@@ -159,23 +163,41 @@ export function parseThreshold(text: string): number | undefined {
  * until credits lift the balance back to the threshold and a charge takes it below again.
  */
 export async function setLowBalanceThreshold(
-  ctx: Pick<AppContext, "db">,
+  ctx: Pick<AppContext, "db" | "clock" | "metrics">,
   scope: { accountId: string; environment: Environment },
   threshold: number | null,
+  origin: ChangeOrigin,
 ): Promise<LowBalanceView> {
-  const row = await ctx.db
-    .updateTable("balances")
-    .set({
-      low_balance_threshold: threshold,
-      low_balance_alerted:
-        threshold === null
-          ? null
-          : sql<string | null>`case when balance < ${threshold} then ${THRESHOLD_SET_BELOW} end`,
-    })
-    .where("account_id", "=", scope.accountId)
-    .where("environment", "=", scope.environment)
-    .returning(["balance", "low_balance_threshold"])
-    .executeTakeFirst();
-  if (!row) throw new ApiError("not_found", `No account ${scope.accountId}.`, "account");
-  return viewOf(scope.environment, row);
+  return inTransaction(ctx, async (trx) => {
+    const before = await trx
+      .selectFrom("balances")
+      .select("low_balance_threshold")
+      .where("account_id", "=", scope.accountId)
+      .where("environment", "=", scope.environment)
+      .executeTakeFirst();
+    if (!before) throw new ApiError("not_found", `No account ${scope.accountId}.`, "account");
+    const row = await trx
+      .updateTable("balances")
+      .set({
+        low_balance_threshold: threshold,
+        low_balance_alerted:
+          threshold === null
+            ? null
+            : sql<string | null>`case when balance < ${threshold} then ${THRESHOLD_SET_BELOW} end`,
+      })
+      .where("account_id", "=", scope.accountId)
+      .where("environment", "=", scope.environment)
+      .returning(["balance", "low_balance_threshold"])
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, ctx.clock, {
+      accountId: scope.accountId,
+      environment: scope.environment,
+      origin,
+      action: "low_balance_threshold.updated",
+      target: { type: "balance", id: null },
+      before: thresholdSnapshot(before.low_balance_threshold),
+      after: thresholdSnapshot(row.low_balance_threshold),
+    });
+    return viewOf(scope.environment, row);
+  });
 }

@@ -1,5 +1,9 @@
+import { recordAudit } from "../audit/record.js";
+import { accountSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { parseTmChain } from "../dlt/tm-chain.js";
 import { ApiError } from "../errors.js";
 import { type LowBalanceView, setLowBalanceThreshold } from "./low-balance.js";
@@ -48,26 +52,33 @@ export async function updateAccount(
   ctx: AppContext,
   accountId: string,
   changes: AccountChanges,
+  origin: ChangeOrigin,
 ): Promise<AccountView> {
   const set: { bfsi?: number; tm_chain?: string | null } = {};
   if (changes.bfsi !== undefined) set.bfsi = changes.bfsi ? 1 : 0;
   if (changes.tmChain !== undefined) set.tm_chain = storedChain(changes.tmChain);
   if (Object.keys(set).length > 0) {
-    const updated = await ctx.db
-      .updateTable("accounts")
-      .set(set)
-      .where("id", "=", accountId)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) {
-      throw new ApiError("not_found", `No account ${accountId}.`, "account");
-    }
+    await inTransaction(ctx, async (trx) => {
+      const before = await getAccount(trx, accountId);
+      await trx.updateTable("accounts").set(set).where("id", "=", accountId).execute();
+      const after = await getAccount(trx, accountId);
+      await recordAudit(trx, ctx.clock, {
+        accountId,
+        environment: null,
+        origin,
+        action: "account.updated",
+        target: { type: "account", id: accountId },
+        before: accountSnapshot(before),
+        after: accountSnapshot(after),
+      });
+    });
     // Sends read the flag with the OTP settings, and delivery the chain, through the cache.
     ctx.settingsCache.forget(accountId);
   }
   const view = await getAccount(ctx.db, accountId);
   if (changes.lowBalanceThreshold !== undefined) {
     const { environment, threshold } = changes.lowBalanceThreshold;
-    view.low_balance = await setLowBalanceThreshold(ctx, { accountId, environment }, threshold);
+    view.low_balance = await setLowBalanceThreshold(ctx, { accountId, environment }, threshold, origin);
   }
   return view;
 }

@@ -3,6 +3,7 @@ import { type AccountSummary, createAccount, listAccounts } from "../accounts/ac
 import { addCredits, getBalance, type LedgerEntryView, latestLedgerEntries } from "../accounts/ledger.js";
 import { type LowBalanceView, parseThreshold, THRESHOLD_RANGE } from "../accounts/low-balance.js";
 import { type AccountChanges, type AccountView, getAccount, updateAccount } from "../accounts/update.js";
+import { CLI_ORIGIN } from "../audit/types.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
 import { ConfigError } from "../errors.js";
 import { formatInr, parseInr } from "../lib/money.js";
@@ -91,13 +92,17 @@ export function accountCommands(program: Command, output: () => OutputOptions): 
     .action(
       async (opts: { account: string; environment: Environment; amount: number; reference?: string }) => {
         const entry = await withContext((ctx) =>
-          addCredits(ctx, {
-            accountId: opts.account,
-            environment: opts.environment,
-            amount: opts.amount,
-            reason: "credits_added",
-            reference: opts.reference ?? null,
-          }),
+          addCredits(
+            ctx,
+            {
+              accountId: opts.account,
+              environment: opts.environment,
+              amount: opts.amount,
+              reason: "credits_added",
+              reference: opts.reference ?? null,
+            },
+            CLI_ORIGIN,
+          ),
         );
         const balance = formatInr(entry.balanceAfter);
         print(
@@ -181,7 +186,7 @@ function accountUpdateCommand(account: Command, output: () => OutputOptions): vo
     const view = await withContext((ctx) =>
       Object.keys(changes).length === 0
         ? getAccount(ctx.db, opts.account)
-        : updateAccount(ctx, opts.account, changes),
+        : updateAccount(ctx, opts.account, changes, CLI_ORIGIN),
     );
     print(output(), view, describeAccountView(view));
   });

@@ -25,6 +25,7 @@ export const COMMAND_MODULES: ReadonlyArray<{
   { commands: ["cta"], load: async () => (await import("./cta.js")).ctaCommands },
   { commands: ["otp"], load: async () => (await import("./otp.js")).otpCommands },
   { commands: ["webhooks"], load: async () => (await import("./webhooks.js")).webhookCommands },
+  { commands: ["audit"], load: async () => (await import("./audit.js")).auditCommands },
   { commands: ["backup"], load: async () => (await import("./backup.js")).backupCommands },
   { commands: ["dev-smsc"], load: async () => (await import("./dev-smsc.js")).devSmscCommands },
 ];

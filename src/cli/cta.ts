@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { CLI_ORIGIN } from "../audit/types.js";
 import type { CtaKind } from "../db/schema.js";
 import { addCtaEntry, type CtaEntryView, listCtaEntries, removeCtaEntry } from "../dlt/cta/store.js";
 import { ConfigError } from "../errors.js";
@@ -27,7 +28,7 @@ export function ctaCommands(program: Command, output: () => OutputOptions): void
     .option("--number <e164>", "a callback number in E.164, e.g. +9118001234567")
     .action(async (opts: EntryOptions) => {
       const [kind, value] = entryOf("cta add", opts);
-      const added = await withContext((ctx) => addCtaEntry(ctx, opts.account, kind, value));
+      const added = await withContext((ctx) => addCtaEntry(ctx, opts.account, kind, value, CLI_ORIGIN));
       print(output(), added, [`Whitelisted ${describeEntry(added)}.`]);
     });
 
@@ -58,7 +59,7 @@ export function ctaCommands(program: Command, output: () => OutputOptions): void
     .option("--number <e164>", "the callback number")
     .action(async (opts: EntryOptions) => {
       const [kind, value] = entryOf("cta remove", opts);
-      const removed = await withContext((ctx) => removeCtaEntry(ctx, opts.account, kind, value));
+      const removed = await withContext((ctx) => removeCtaEntry(ctx, opts.account, kind, value, CLI_ORIGIN));
       print(output(), { ...removed, removed: true }, [`Removed ${describeEntry(removed)}.`]);
     });
 }

@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { CLI_ORIGIN } from "../audit/types.js";
 import { TEMPLATE_CATEGORIES, type TemplateStatus } from "../db/schema.js";
 import {
   addTemplate,
@@ -23,7 +24,7 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
     .requiredOption("--account <id>", "account id (acct_…)")
     .requiredOption("--sender <header>", "the header, e.g. DAKIYA")
     .action(async (opts: { account: string; sender: string }) => {
-      const added = await withContext((ctx) => addSender(ctx, opts.account, opts.sender));
+      const added = await withContext((ctx) => addSender(ctx, opts.account, opts.sender, CLI_ORIGIN));
       print(output(), added, [`Registered sender ${added.sender}.`]);
     });
 
@@ -44,7 +45,7 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
     .requiredOption("--account <id>", "account id (acct_…)")
     .requiredOption("--sender <header>", "the header, e.g. DAKIYA")
     .action(async (opts: { account: string; sender: string }) => {
-      const removed = await withContext((ctx) => removeSender(ctx, opts.account, opts.sender));
+      const removed = await withContext((ctx) => removeSender(ctx, opts.account, opts.sender, CLI_ORIGIN));
       const lines = [`Removed sender ${removed.sender}.`];
       for (const environment of removed.otp_settings_cleared) {
         lines.push(
@@ -79,7 +80,9 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
       "why the template has more than 3 variables, as given on the DLT portal",
     )
     .action(async ({ account, ...template }: Omit<NewTemplate, "accountId"> & { account: string }) => {
-      const added = await withContext((ctx) => addTemplate(ctx, { accountId: account, ...template }));
+      const added = await withContext((ctx) =>
+        addTemplate(ctx, { accountId: account, ...template }, CLI_ORIGIN),
+      );
       print(output(), added, describeTemplate(added, "Registered "));
     });
 
@@ -123,7 +126,9 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
             "template update: nothing to change; give --content, --senders, --name, --entity-id, --category or --variables-justification.",
           );
         }
-        const updated = await withContext((ctx) => updateTemplate(ctx, account, templateId, changes));
+        const updated = await withContext((ctx) =>
+          updateTemplate(ctx, account, templateId, changes, CLI_ORIGIN),
+        );
         print(output(), updated, describeTemplate(updated, "Updated "));
       },
     );
@@ -136,7 +141,9 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
     .requiredOption("--account <id>", "account id (acct_…)")
     .requiredOption("--template-id <digits>", "DLT content template id")
     .action(async (opts: { account: string; templateId: string }) => {
-      const removed = await withContext((ctx) => removeTemplate(ctx, opts.account, opts.templateId));
+      const removed = await withContext((ctx) =>
+        removeTemplate(ctx, opts.account, opts.templateId, CLI_ORIGIN),
+      );
       print(output(), removed, [`Removed template ${removed.template_id}.`]);
     });
 
@@ -151,7 +158,7 @@ export function dltCommands(program: Command, output: () => OutputOptions): void
       .requiredOption("--template-id <digits>", "DLT content template id")
       .action(async (opts: { account: string; templateId: string }) => {
         const updated = await withContext((ctx) =>
-          setTemplateStatus(ctx, opts.account, opts.templateId, status),
+          setTemplateStatus(ctx, opts.account, opts.templateId, status, CLI_ORIGIN),
         );
         print(output(), updated, [`Template ${updated.template_id} is now ${updated.status}.`]);
       });

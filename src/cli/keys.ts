@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { CLI_ORIGIN } from "../audit/types.js";
 import type { Environment, KeyScope } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import { canonicalCidr, MAX_ALLOWED_IPS } from "../keys/allowed-ips.js";
@@ -52,14 +53,18 @@ export function keyCommands(program: Command, output: () => OutputOptions): void
         allowIp?: string[];
       }) => {
         const key = await withContext((ctx) =>
-          createKey(ctx, {
-            accountId: opts.account,
-            environment: opts.environment,
-            label: opts.label ?? null,
-            rateLimit: ownRate(opts.rateLimit),
-            scope: opts.scope,
-            allowedIps: opts.allowIp ?? null,
-          }),
+          createKey(
+            ctx,
+            {
+              accountId: opts.account,
+              environment: opts.environment,
+              label: opts.label ?? null,
+              rateLimit: ownRate(opts.rateLimit),
+              scope: opts.scope,
+              allowedIps: opts.allowIp ?? null,
+            },
+            CLI_ORIGIN,
+          ),
         );
         print(output(), key, [`Created ${describe(key)}`, `Secret: ${key.secret}`, SECRET_WARNING]);
       },
@@ -73,11 +78,15 @@ export function keyCommands(program: Command, output: () => OutputOptions): void
     .requiredOption("--rate-limit <n>", RATE_LIMIT_HELP, parseRateLimit)
     .action(async (opts: { account: string; key: string; rateLimit: number | "default" }) => {
       const key = await withContext((ctx) =>
-        setKeyRateLimit(ctx, {
-          accountId: opts.account,
-          keyId: opts.key,
-          rateLimit: ownRate(opts.rateLimit),
-        }),
+        setKeyRateLimit(
+          ctx,
+          {
+            accountId: opts.account,
+            keyId: opts.key,
+            rateLimit: ownRate(opts.rateLimit),
+          },
+          CLI_ORIGIN,
+        ),
       );
       print(output(), key, [`Updated ${describe(key)}`]);
     });
@@ -97,7 +106,7 @@ export function keyCommands(program: Command, output: () => OutputOptions): void
     .requiredOption("--account <id>", "account id (acct_…)")
     .requiredOption("--key <id>", "key id (key_…)")
     .action(async (opts: { account: string; key: string }) => {
-      await withContext((ctx) => deleteKey(ctx, opts.account, opts.key));
+      await withContext((ctx) => deleteKey(ctx, opts.account, opts.key, CLI_ORIGIN));
       print(output(), { id: opts.key, deleted: true }, [`Deleted ${opts.key}.`]);
     });
 
@@ -114,7 +123,11 @@ export function keyCommands(program: Command, output: () => OutputOptions): void
     )
     .action(async (opts: { account: string; key: string; graceSeconds: number }) => {
       const { key, rotated } = await withContext((ctx) =>
-        rotateKey(ctx, { accountId: opts.account, keyId: opts.key, graceSeconds: opts.graceSeconds }),
+        rotateKey(
+          ctx,
+          { accountId: opts.account, keyId: opts.key, graceSeconds: opts.graceSeconds },
+          CLI_ORIGIN,
+        ),
       );
       const oldKeyFate = rotated?.expires_at
         ? `${opts.key} keeps working until ${rotated.expires_at}.`

@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { CLI_ORIGIN } from "../audit/types.js";
 import { loadConfig } from "../config.js";
 import type { AppContext } from "../context.js";
 import {
@@ -39,12 +40,16 @@ export function memberCommands(program: Command, output: () => OutputOptions): v
     .addOption(roleOption())
     .action(async (opts: { account: string; email: string; role: Role }) => {
       const { member, url, expires } = await withContext(async (ctx) => {
-        const link = await inviteMember(ctx, {
-          accountId: opts.account,
-          email: opts.email,
-          role: opts.role,
-          by: OPERATOR,
-        });
+        const link = await inviteMember(
+          ctx,
+          {
+            accountId: opts.account,
+            email: opts.email,
+            role: opts.role,
+            by: OPERATOR,
+          },
+          CLI_ORIGIN,
+        );
         return { member: link.member, url: linkOf(ctx, link), expires: link.expires_at };
       });
       print(output(), { ...member, invite_url: url, invite_expires_at: expires }, [
@@ -71,12 +76,16 @@ export function memberCommands(program: Command, output: () => OutputOptions): v
     .action(async (opts: { account: string; email: string; role: Role }) => {
       const member = await withContext(async (ctx) => {
         const found = await findMember(ctx.db, opts.account, { email: opts.email });
-        return changeRole(ctx, {
-          accountId: opts.account,
-          memberId: found.id,
-          role: opts.role,
-          by: OPERATOR,
-        });
+        return changeRole(
+          ctx,
+          {
+            accountId: opts.account,
+            memberId: found.id,
+            role: opts.role,
+            by: OPERATOR,
+          },
+          CLI_ORIGIN,
+        );
       });
       print(output(), member, [`${member.email} is now ${member.role}.`]);
     });
@@ -89,7 +98,7 @@ export function memberCommands(program: Command, output: () => OutputOptions): v
     .action(async (opts: { account: string; email: string }) => {
       const member = await withContext(async (ctx) => {
         const found = await findMember(ctx.db, opts.account, { email: opts.email });
-        return removeMember(ctx, { accountId: opts.account, memberId: found.id, by: OPERATOR });
+        return removeMember(ctx, { accountId: opts.account, memberId: found.id, by: OPERATOR }, CLI_ORIGIN);
       });
       print(output(), { id: member.id, email: member.email, removed: true }, [`Removed ${member.email}.`]);
     });
@@ -103,7 +112,11 @@ export function memberCommands(program: Command, output: () => OutputOptions): v
     .requiredOption("--email <email>", "the member's email")
     .action(async (opts: { account: string; email: string }) => {
       const { member, url, expires } = await withContext(async (ctx) => {
-        const link = await issuePasswordReset(ctx, { accountId: opts.account, email: opts.email });
+        const link = await issuePasswordReset(
+          ctx,
+          { accountId: opts.account, email: opts.email },
+          CLI_ORIGIN,
+        );
         return { member: link.member, url: linkOf(ctx, link), expires: link.expires_at };
       });
       print(output(), { id: member.id, email: member.email, reset_url: url, reset_expires_at: expires }, [

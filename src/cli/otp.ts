@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { requireAccountExists } from "../accounts/accounts.js";
+import { CLI_ORIGIN } from "../audit/types.js";
 import type { Environment } from "../db/schema.js";
 import { getOtpSettings, type OtpSettings, updateOtpSettings } from "../otp/settings.js";
 import { environmentOption } from "./accounts.js";
@@ -57,7 +58,7 @@ export function otpCommands(program: Command, output: () => OutputOptions): void
         const current = await getOtpSettings(ctx.db, opts.account, opts.environment);
         const changes = changesFrom(opts, current);
         if (Object.keys(changes).length === 0) return current;
-        return updateOtpSettings(ctx, opts.account, opts.environment, changes);
+        return updateOtpSettings(ctx, opts.account, opts.environment, changes, CLI_ORIGIN);
       });
       const numbers = Object.keys(settings.test_numbers);
       print(output(), { account: opts.account, environment: opts.environment, ...settings }, [

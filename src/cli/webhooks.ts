@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import { requireAccountExists } from "../accounts/accounts.js";
+import { CLI_ORIGIN } from "../audit/types.js";
 import { ENVIRONMENTS, type Environment } from "../db/schema.js";
 import {
   createEndpoint,
@@ -43,6 +44,7 @@ export function webhookCommands(program: Command, output: () => OutputOptions): 
                 .filter(Boolean),
               description: opts.description ?? null,
             },
+            CLI_ORIGIN,
           );
         });
         print(output(), endpoint, [`Added ${describe(endpoint)}`, `Signing secret: ${endpoint.secret}`]);
@@ -68,7 +70,7 @@ export function webhookCommands(program: Command, output: () => OutputOptions): 
     .requiredOption("--account <id>", "account id (acct_…)")
     .requiredOption("--webhook <id>", "endpoint id (whk_…)")
     .action(async (opts: { account: string; webhook: string }) => {
-      await withContext((ctx) => deleteEndpoint(ctx, { accountId: opts.account }, opts.webhook));
+      await withContext((ctx) => deleteEndpoint(ctx, { accountId: opts.account }, opts.webhook, CLI_ORIGIN));
       print(output(), { id: opts.webhook, deleted: true }, [`Removed ${opts.webhook}.`]);
     });
 

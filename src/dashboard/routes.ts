@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import type { App } from "../http/types.js";
+import { auditRoutes } from "./routes/audit.js";
 import { billingRoutes } from "./routes/billing.js";
 import { ctaRoutes } from "./routes/cta.js";
 import { keyRoutes } from "./routes/keys.js";
@@ -27,4 +28,5 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
   ctaRoutes(app, ctx);
   otpSettingsRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  auditRoutes(app, ctx);
 }

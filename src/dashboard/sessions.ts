@@ -3,8 +3,11 @@
  * after 12 hours unused or 7 days after sign-in, whichever comes first.
  */
 import { createHmac } from "node:crypto";
+import { recordAudit } from "../audit/record.js";
+import { memberActor } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import type { DashboardSessionsTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { hashSecret } from "../keys/secrets.js";
 import { addSeconds, isoNow } from "../lib/clock.js";
 import { newId, randomBase62 } from "../lib/ids.js";
@@ -26,6 +29,7 @@ export interface DashboardSession extends MemberIdentity {
 export async function openSession(
   ctx: AppContext,
   member: MemberIdentity,
+  clientAddress: string,
 ): Promise<{ token: string; session: DashboardSession }> {
   const token = randomBase62(TOKEN_LENGTH);
   const now = isoNow(ctx.clock);
@@ -37,7 +41,21 @@ export async function openSession(
     last_seen_at: now,
     expires_at: addSeconds(now, SESSION_IDLE_SECONDS),
   };
-  await ctx.db.insertInto("dashboard_sessions").values(row).execute();
+  await inTransaction(ctx, async (trx) => {
+    await trx.insertInto("dashboard_sessions").values(row).execute();
+    await trx
+      .updateTable("members")
+      .set({ last_sign_in_at: now })
+      .where("id", "=", member.memberId)
+      .execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId: member.accountId,
+      environment: null,
+      origin: { actor: memberActor(member), clientAddress },
+      action: "sign_in.succeeded",
+      target: { type: "member", id: member.memberId },
+    });
+  });
   return {
     token,
     session: { ...member, id: row.id, csrfToken: csrfToken(ctx, token) },

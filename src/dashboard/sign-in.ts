@@ -1,7 +1,8 @@
 import { hash, verify } from "@node-rs/argon2";
+import { recordAudit } from "../audit/record.js";
+import { memberActor } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
-import { isoNow } from "../lib/clock.js";
 import type { MemberIdentity } from "../members/members.js";
 import { countHit, resetCount } from "../rate-limit.js";
 
@@ -41,14 +42,22 @@ export async function verifyCredentials(
   // An unknown email costs the same argon2 work as a known one, so timing does not tell them apart.
   const matches = await verify(row?.password_hash ?? (await decoyHash()), input.password);
   if (!row?.password_hash || !matches) {
+    // A failed sign-in is the account's business when the email is one of its members'.
+    if (row) {
+      await recordAudit(ctx.db, ctx.clock, {
+        accountId: row.account_id,
+        environment: null,
+        origin: {
+          actor: memberActor({ memberId: row.id, email: row.email }),
+          clientAddress: input.clientAddress,
+        },
+        action: "sign_in.failed",
+        target: { type: "member", id: row.id },
+      });
+    }
     throw new ApiError("invalid_credentials", "The email or password is not right.");
   }
   await resetCount(ctx.db, emailKey);
-  await ctx.db
-    .updateTable("members")
-    .set({ last_sign_in_at: isoNow(ctx.clock) })
-    .where("id", "=", row.id)
-    .execute();
   return { memberId: row.id, accountId: row.account_id, email: row.email, role: row.role };
 }
 

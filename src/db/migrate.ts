@@ -20,8 +20,9 @@ import * as carrierError from "./migrations/2026-11-29T0018-carrier-error.js";
 import * as tmChain from "./migrations/2026-11-29T0019-tm-chain.js";
 import * as apiKeyLastFour from "./migrations/2026-11-29T0020-api-key-last-four.js";
 import * as members from "./migrations/2026-11-29T0021-members.js";
-import * as keyScopes from "./migrations/2026-11-29T0023-key-scopes.js";
 import * as lowBalance from "./migrations/2026-11-29T0022-low-balance.js";
+import * as keyScopes from "./migrations/2026-11-29T0023-key-scopes.js";
+import * as auditLog from "./migrations/2026-11-29T0024-audit-log.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -47,8 +48,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-29T0019-tm-chain": tmChain,
   "2026-11-29T0020-api-key-last-four": apiKeyLastFour,
   "2026-11-29T0021-members": members,
-  "2026-11-29T0023-key-scopes": keyScopes,
   "2026-11-29T0022-low-balance": lowBalance,
+  "2026-11-29T0023-key-scopes": keyScopes,
+  "2026-11-29T0024-audit-log": auditLog,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

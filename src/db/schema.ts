@@ -423,6 +423,32 @@ export interface WebhookAttemptsTable {
   created_at: Timestamp;
 }
 
+/** Who made a change recorded in the audit log: a console member, an API key, or the operator's CLI. */
+export type AuditActorType = "member" | "key" | "cli";
+
+/** One change, as the audit log keeps it (docs/audit.md): written in the change's transaction, never edited. */
+export interface AuditLogTable {
+  /** `aud_…` */
+  id: string;
+  account_id: string;
+  /** The environment the change belongs to; null for what both share (templates, senders, the account). */
+  environment: Environment | null;
+  actor_type: AuditActorType;
+  /** The member's or the key's id; null for the CLI. */
+  actor_id: string | null;
+  /** What people recognise the actor by: a member's email; null otherwise. */
+  actor_label: string | null;
+  /** `key.created`, `webhook.secret_rotated`, … (src/audit/types.ts). */
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  client_address: string | null;
+  /** JSON of the allow-listed fields before and after the change (src/audit/snapshots.ts); never a secret. */
+  before: string | null;
+  after: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   balances: BalancesTable;
@@ -447,6 +473,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  audit_log: AuditLogTable;
 }
 
 export type Db = Kysely<Database>;

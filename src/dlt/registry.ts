@@ -4,6 +4,9 @@
  */
 
 import { requireAccountExists } from "../accounts/accounts.js";
+import { recordAudit } from "../audit/record.js";
+import { templateSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { DltTemplateRules } from "../config.js";
 import type { AppContext } from "../context.js";
 import {
@@ -89,7 +92,11 @@ export const TEMPLATE_STATUSES: readonly TemplateStatus[] = ["active", "inactive
 const DLT_ID = /^[0-9]{1,30}$/;
 export const MAX_TEMPLATE_NAME_LENGTH = 100;
 
-export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<TemplateView> {
+export async function addTemplate(
+  ctx: AppContext,
+  input: NewTemplate,
+  origin: ChangeOrigin,
+): Promise<TemplateView> {
   const templateId = requireDltId(input.templateId, "template_id");
   const entityId = requireDltId(input.entityId, "entity_id");
   const name = requireTemplateName(input.name);
@@ -131,6 +138,14 @@ export async function addTemplate(ctx: AppContext, input: NewTemplate): Promise<
         "template_id",
       );
     }
+    await recordAudit(trx, ctx.clock, {
+      accountId: input.accountId,
+      environment: null,
+      origin,
+      action: "template.created",
+      target: { type: "template", id: templateId },
+      after: templateSnapshot(toTemplate(row)),
+    });
   });
   ctx.settingsCache.forget(input.accountId);
   return toTemplateView(row, ctx.dltTemplateRules);
@@ -242,18 +257,36 @@ export async function setTemplateStatus(
   accountId: string,
   templateId: string,
   status: TemplateStatus,
+  origin: ChangeOrigin,
 ): Promise<TemplateView> {
   if (!TEMPLATE_STATUSES.includes(status)) {
     throw new ApiError("invalid_request", `status must be one of ${TEMPLATE_STATUSES.join(", ")}.`, "status");
   }
-  const row = await ctx.db
-    .updateTable("templates")
-    .set({ status, updated_at: isoNow(ctx.clock) })
-    .where("account_id", "=", accountId)
-    .where("template_id", "=", templateId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw new ApiError("not_found", `No template ${templateId} on this account.`, "template_id");
+  const row = await inTransaction(ctx, async (trx) => {
+    const before = await trx
+      .selectFrom("templates")
+      .select(TEMPLATE_SEND_COLUMNS)
+      .where("account_id", "=", accountId)
+      .where("template_id", "=", templateId)
+      .executeTakeFirst();
+    if (!before) throw new ApiError("not_found", `No template ${templateId} on this account.`, "template_id");
+    const after = await trx
+      .updateTable("templates")
+      .set({ status, updated_at: isoNow(ctx.clock) })
+      .where("id", "=", before.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, ctx.clock, {
+      accountId,
+      environment: null,
+      origin,
+      action: "template.updated",
+      target: { type: "template", id: templateId },
+      before: templateSnapshot(toTemplate(before)),
+      after: templateSnapshot(toTemplate(after)),
+    });
+    return after;
+  });
   ctx.settingsCache.forget(accountId);
   return withRegisteredSenders(
     toTemplateView(row, ctx.dltTemplateRules),

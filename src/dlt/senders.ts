@@ -4,6 +4,9 @@
  */
 
 import { requireAccountExists } from "../accounts/accounts.js";
+import { recordAudit } from "../audit/record.js";
+import { senderSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import type { DbOrTrx, Environment } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
@@ -21,7 +24,12 @@ export const LETTER_HEADER = /^[A-Z]{6}$/;
 /** Promotional and (since May 2025) service-explicit headers: 6 digits, the first the consumer preference category. */
 export const DIGIT_HEADER = /^[0-9]{6}$/;
 
-export async function addSender(ctx: AppContext, accountId: string, sender: string): Promise<Sender> {
+export async function addSender(
+  ctx: AppContext,
+  accountId: string,
+  sender: string,
+  origin: ChangeOrigin,
+): Promise<Sender> {
   const header = normaliseHeader(sender);
   if (!LETTER_HEADER.test(header) && !DIGIT_HEADER.test(header)) {
     throw new ApiError(
@@ -43,6 +51,14 @@ export async function addSender(ctx: AppContext, accountId: string, sender: stri
     if (!inserted) {
       throw new ApiError("invalid_request", `sender ${header} is already registered.`, "sender");
     }
+    await recordAudit(trx, ctx.clock, {
+      accountId,
+      environment: null,
+      origin,
+      action: "sender.created",
+      target: { type: "sender", id: header },
+      after: senderSnapshot(row),
+    });
   });
   ctx.settingsCache.forget(accountId);
   return { sender: row.sender, created_at: row.created_at };
@@ -75,6 +91,7 @@ export async function removeSender(
   ctx: AppContext,
   accountId: string,
   sender: string,
+  origin: ChangeOrigin,
 ): Promise<RemovedSender> {
   const header = normaliseHeader(sender);
   const removed = await inTransaction(ctx, async (trx) => {
@@ -93,6 +110,14 @@ export async function removeSender(
       .where("sms_sender", "=", header)
       .returning("environment")
       .execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId,
+      environment: null,
+      origin,
+      action: "sender.deleted",
+      target: { type: "sender", id: header },
+      before: senderSnapshot({ sender: header }),
+    });
     return { sender: header, otp_settings_cleared: cleared.map((row) => row.environment).sort() };
   });
   ctx.settingsCache.forget(accountId);

@@ -6,6 +6,9 @@
  */
 
 import { requireAccountExists } from "../accounts/accounts.js";
+import { recordAudit } from "../audit/record.js";
+import { templateSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import type { DbOrTrx, Environment, TemplateCategory } from "../db/schema.js";
@@ -57,6 +60,7 @@ export async function updateTemplate(
   accountId: string,
   templateId: string,
   changes: TemplateChanges,
+  origin: ChangeOrigin,
 ): Promise<TemplateView> {
   const given = Object.entries(changes).filter(([, value]) => value !== undefined);
   if (given.length === 0) {
@@ -91,7 +95,7 @@ export async function updateTemplate(
       justification === undefined ? current.variables_justification : justification;
     const warnings = checkTemplateRules(ctx.dltTemplateRules, content, variablesJustification);
 
-    return trx
+    const updated = await trx
       .updateTable("templates")
       .set({
         name: name ?? current.name,
@@ -108,6 +112,16 @@ export async function updateTemplate(
       .where("template_id", "=", id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    await recordAudit(trx, ctx.clock, {
+      accountId,
+      environment: null,
+      origin,
+      action: "template.updated",
+      target: { type: "template", id },
+      before: templateSnapshot(current),
+      after: templateSnapshot(toTemplate(updated)),
+    });
+    return updated;
   });
   ctx.settingsCache.forget(accountId);
   return withRegisteredSenders(
@@ -125,12 +139,13 @@ export async function removeTemplate(
   ctx: AppContext,
   accountId: string,
   templateId: string,
+  origin: ChangeOrigin,
 ): Promise<RemovedTemplate> {
   const id = templateId.trim();
   const removed = await inTransaction(ctx, async (trx) => {
     await requireAccountExists(trx, accountId);
     await lockForUpdate(trx, ctx.dialect, `template:${accountId}:${id}`);
-    await findTemplateRow(trx, accountId, id);
+    const current = await findTemplateRow(trx, accountId, id);
     const users = await otpSettingsUsing(trx, accountId, id);
     if (users.length > 0) {
       throw new ApiError(
@@ -145,6 +160,14 @@ export async function removeTemplate(
       .where("account_id", "=", accountId)
       .where("template_id", "=", id)
       .execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId,
+      environment: null,
+      origin,
+      action: "template.deleted",
+      target: { type: "template", id },
+      before: templateSnapshot(current),
+    });
     return { template_id: id, removed: true as const };
   });
   ctx.settingsCache.forget(accountId);

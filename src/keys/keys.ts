@@ -1,4 +1,7 @@
 import { requireAccountExists } from "../accounts/accounts.js";
+import { recordAudit } from "../audit/record.js";
+import { apiKeySnapshot, keyRotationSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import { MAX_RATE_LIMIT } from "../config.js";
 import type { AppContext } from "../context.js";
 import type { ApiKeysTable, DbOrTrx, Environment, KeyScope } from "../db/schema.js";
@@ -49,14 +52,18 @@ export interface NewKey {
   allowedIps?: readonly string[] | null;
 }
 
-export async function createKey(ctx: AppContext, input: NewKey): Promise<CreatedApiKey> {
+export async function createKey(
+  ctx: AppContext,
+  input: NewKey,
+  origin: ChangeOrigin,
+): Promise<CreatedApiKey> {
   const label = normaliseLabel(input.label);
   const rateLimit = checkRateLimit(input.rateLimit ?? null);
   const scope = checkScope(input.scope ?? "full");
   const allowedIps = storedAllowedIps(parseAllowedIps(input.allowedIps));
   return inTransaction(ctx, async (trx) => {
     await requireAccountExists(trx, input.accountId);
-    return insertKey(trx, ctx, {
+    const key = await insertKey(trx, ctx, {
       accountId: input.accountId,
       environment: input.environment,
       label,
@@ -64,6 +71,15 @@ export async function createKey(ctx: AppContext, input: NewKey): Promise<Created
       scope,
       allowedIps,
     });
+    await recordAudit(trx, ctx.clock, {
+      accountId: input.accountId,
+      environment: key.environment,
+      origin,
+      action: "key.created",
+      target: { type: "api_key", id: key.id },
+      after: apiKeySnapshot(key),
+    });
+    return key;
   });
 }
 
@@ -71,18 +87,45 @@ export async function createKey(ctx: AppContext, input: NewKey): Promise<Created
 export async function setKeyRateLimit(
   ctx: AppContext,
   input: { accountId: string; keyId: string; rateLimit: number | null },
+  origin: ChangeOrigin,
 ): Promise<ApiKey> {
   const rateLimit = checkRateLimit(input.rateLimit);
-  const row = await ctx.db
-    .updateTable("api_keys")
-    .set({ rate_limit: rateLimit })
-    .where("account_id", "=", input.accountId)
-    .where("id", "=", input.keyId)
+  return inTransaction(ctx, async (trx) => {
+    const before = await liveKeyRow(trx, ctx, input);
+    const row = await trx
+      .updateTable("api_keys")
+      .set({ rate_limit: rateLimit })
+      .where("id", "=", before.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, ctx.clock, {
+      accountId: input.accountId,
+      environment: row.environment,
+      origin,
+      action: "key.rate_limit_changed",
+      target: { type: "api_key", id: row.id },
+      before: apiKeySnapshot(toApiKey(before)),
+      after: apiKeySnapshot(toApiKey(row)),
+    });
+    return toApiKey(row);
+  });
+}
+
+/** The key `keyId` of the account, unless it is gone or its grace period has ended; else `not_found`. */
+async function liveKeyRow(
+  db: DbOrTrx,
+  ctx: AppContext,
+  key: { accountId: string; keyId: string },
+): Promise<ApiKeysTable> {
+  const row = await db
+    .selectFrom("api_keys")
+    .selectAll()
+    .where("account_id", "=", key.accountId)
+    .where("id", "=", key.keyId)
     .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", isoNow(ctx.clock))]))
-    .returningAll()
     .executeTakeFirst();
-  if (!row) throw keyNotFound(input.keyId);
-  return toApiKey(row);
+  if (!row) throw keyNotFound(key.keyId);
+  return row;
 }
 
 export async function listKeys(ctx: AppContext, accountId: string): Promise<ApiKey[]> {
@@ -99,13 +142,29 @@ export async function listKeys(ctx: AppContext, accountId: string): Promise<ApiK
 }
 
 /** Deletes a key. The row is gone when this returns, so every instance refuses the key from then on. */
-export async function deleteKey(ctx: AppContext, accountId: string, keyId: string): Promise<void> {
-  const result = await ctx.db
-    .deleteFrom("api_keys")
-    .where("account_id", "=", accountId)
-    .where("id", "=", keyId)
-    .executeTakeFirst();
-  if (result.numDeletedRows === 0n) throw keyNotFound(keyId);
+export async function deleteKey(
+  ctx: AppContext,
+  accountId: string,
+  keyId: string,
+  origin: ChangeOrigin,
+): Promise<void> {
+  await inTransaction(ctx, async (trx) => {
+    const row = await trx
+      .deleteFrom("api_keys")
+      .where("account_id", "=", accountId)
+      .where("id", "=", keyId)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw keyNotFound(keyId);
+    await recordAudit(trx, ctx.clock, {
+      accountId,
+      environment: row.environment,
+      origin,
+      action: "key.deleted",
+      target: { type: "api_key", id: row.id },
+      before: apiKeySnapshot(toApiKey(row)),
+    });
+  });
 }
 
 /**
@@ -115,6 +174,7 @@ export async function deleteKey(ctx: AppContext, accountId: string, keyId: strin
 export async function rotateKey(
   ctx: AppContext,
   input: { accountId: string; keyId: string; graceSeconds: number },
+  origin: ChangeOrigin,
 ): Promise<{ key: CreatedApiKey; rotated: ApiKey | null }> {
   if (!(ROTATION_GRACE_SECONDS as readonly number[]).includes(input.graceSeconds)) {
     throw new ApiError(
@@ -124,14 +184,7 @@ export async function rotateKey(
     );
   }
   return inTransaction(ctx, async (trx) => {
-    const old = await trx
-      .selectFrom("api_keys")
-      .selectAll()
-      .where("account_id", "=", input.accountId)
-      .where("id", "=", input.keyId)
-      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", isoNow(ctx.clock))]))
-      .executeTakeFirst();
-    if (!old) throw keyNotFound(input.keyId);
+    const old = await liveKeyRow(trx, ctx, input);
     // The new key inherits the old one's rate, scope and allowlist: a rotation must not lift a restriction.
     const key = await insertKey(trx, ctx, {
       accountId: input.accountId,
@@ -141,14 +194,31 @@ export async function rotateKey(
       scope: old.scope,
       allowedIps: old.allowed_ips,
     });
+    const rotation = {
+      accountId: input.accountId,
+      environment: old.environment,
+      origin,
+      action: "key.rotated",
+      target: { type: "api_key", id: old.id },
+    } as const;
     if (input.graceSeconds === 0) {
       await trx.deleteFrom("api_keys").where("id", "=", old.id).execute();
+      await recordAudit(trx, ctx.clock, {
+        ...rotation,
+        before: apiKeySnapshot(toApiKey(old)),
+        after: keyRotationSnapshot(key, null),
+      });
       return { key, rotated: null };
     }
     const graceEnd = isoAfter(ctx.clock, input.graceSeconds);
     // A key already rotating out never gets a longer life from a second rotation.
     const expiresAt = old.expires_at !== null && old.expires_at < graceEnd ? old.expires_at : graceEnd;
     await trx.updateTable("api_keys").set({ expires_at: expiresAt }).where("id", "=", old.id).execute();
+    await recordAudit(trx, ctx.clock, {
+      ...rotation,
+      before: apiKeySnapshot(toApiKey(old)),
+      after: keyRotationSnapshot(key, expiresAt),
+    });
     return { key, rotated: toApiKey({ ...old, expires_at: expiresAt }) };
   });
 }

@@ -50,6 +50,8 @@ export type IdPrefix =
   | "sbx"
   | "ses"
   | "mbr"
+  // an audit log row
+  | "aud"
   // a webhook delivery attempt
   | "wat";
 

@@ -4,6 +4,9 @@
  * so two owners demoting each other at once cannot both succeed.
  */
 import type { Selectable, Transaction } from "kysely";
+import { recordAudit } from "../audit/record.js";
+import { memberSnapshot } from "../audit/snapshots.js";
+import { type ChangeOrigin, memberActor } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import type { Database, DbOrTrx, MembersTable } from "../db/schema.js";
@@ -124,6 +127,7 @@ export async function findMember(
 export async function inviteMember(
   ctx: AppContext,
   input: { accountId: string; email: string; role: Role; by: Role },
+  origin: ChangeOrigin,
 ): Promise<IssuedLink> {
   const email = normaliseEmail(input.email);
   refuseUnlessManages(input.by, input.role);
@@ -145,6 +149,14 @@ export async function inviteMember(
     await lockForUpdate(trx, ctx.dialect, `member-email:${email}`);
     if (await memberWithEmail(trx, email)) throw emailTaken(email);
     await trx.insertInto("members").values(row).execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId: input.accountId,
+      environment: null,
+      origin,
+      action: "member.invited",
+      target: { type: "member", id: row.id },
+      after: memberSnapshot(row),
+    });
   });
   return { member: toMember(row), token, expires_at: row.invite_expires_at as string };
 }
@@ -155,25 +167,45 @@ export async function inviteMember(
  */
 export async function redeemLink(
   ctx: AppContext,
-  input: { token: string; password: string },
+  input: { token: string; password: string; clientAddress: string | null },
 ): Promise<MemberIdentity> {
   const passwordHash = await hashPassword(input.password);
   const now = isoNow(ctx.clock);
-  const row = await inTransaction(ctx, (trx) =>
-    trx
+  const row = await inTransaction(ctx, async (trx) => {
+    const before = await trx
+      .selectFrom("members")
+      .select(["email", "role", "status"])
+      .where("invite_token_hash", "=", hashSecret(input.token))
+      .where("invite_expires_at", ">", now)
+      .executeTakeFirst();
+    if (!before) return undefined;
+    const redeemed = await trx
       .updateTable("members")
       .set({
         password_hash: passwordHash,
         status: "active",
         invite_token_hash: null,
         invite_expires_at: null,
-        last_sign_in_at: now,
       })
       .where("invite_token_hash", "=", hashSecret(input.token))
       .where("invite_expires_at", ">", now)
-      .returning(["id", "account_id", "email", "role"])
-      .executeTakeFirst(),
-  );
+      .returning(["id", "account_id", "email", "role", "status"])
+      .executeTakeFirst();
+    if (!redeemed) return undefined;
+    await recordAudit(trx, ctx.clock, {
+      accountId: redeemed.account_id,
+      environment: null,
+      origin: {
+        actor: memberActor({ memberId: redeemed.id, email: redeemed.email }),
+        clientAddress: input.clientAddress,
+      },
+      action: before.status === "invited" ? "member.joined" : "member.password_set",
+      target: { type: "member", id: redeemed.id },
+      before: memberSnapshot(before),
+      after: memberSnapshot(redeemed),
+    });
+    return redeemed;
+  });
   if (!row) {
     throw new ApiError(
       "invalid_request",
@@ -188,6 +220,7 @@ export async function redeemLink(
 export async function changeRole(
   ctx: AppContext,
   input: { accountId: string; memberId: string; role: Role; by: Role },
+  origin: ChangeOrigin,
 ): Promise<Member> {
   return inTransaction(ctx, async (trx) => {
     await lockMembers(trx, ctx, input.accountId);
@@ -196,7 +229,17 @@ export async function changeRole(
     refuseUnlessManages(input.by, input.role);
     if (isActiveOwner(member) && input.role !== "owner") await refuseIfLastOwner(trx, input.accountId);
     await trx.updateTable("members").set({ role: input.role }).where("id", "=", member.id).execute();
-    return { ...member, role: input.role };
+    const changed = { ...member, role: input.role };
+    await recordAudit(trx, ctx.clock, {
+      accountId: input.accountId,
+      environment: null,
+      origin,
+      action: "member.role_changed",
+      target: { type: "member", id: member.id },
+      before: memberSnapshot(member),
+      after: memberSnapshot(changed),
+    });
+    return changed;
   });
 }
 
@@ -204,6 +247,7 @@ export async function changeRole(
 export async function removeMember(
   ctx: AppContext,
   input: { accountId: string; memberId: string; by: Role },
+  origin: ChangeOrigin,
 ): Promise<Member> {
   return inTransaction(ctx, async (trx) => {
     await lockMembers(trx, ctx, input.accountId);
@@ -212,6 +256,14 @@ export async function removeMember(
     if (isActiveOwner(member)) await refuseIfLastOwner(trx, input.accountId);
     await trx.deleteFrom("dashboard_sessions").where("member_id", "=", member.id).execute();
     await trx.deleteFrom("members").where("id", "=", member.id).execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId: input.accountId,
+      environment: null,
+      origin,
+      action: "member.removed",
+      target: { type: "member", id: member.id },
+      before: memberSnapshot(member),
+    });
     return member;
   });
 }
@@ -223,6 +275,7 @@ export async function removeMember(
 export async function issuePasswordReset(
   ctx: AppContext,
   input: { accountId: string; email: string },
+  origin: ChangeOrigin,
 ): Promise<IssuedLink> {
   const token = randomBase62(LINK_TOKEN_LENGTH);
   const expiresAt = isoAfter(ctx.clock, RESET_LIFETIME_SECONDS);
@@ -234,6 +287,13 @@ export async function issuePasswordReset(
       .where("id", "=", found.id)
       .execute();
     await trx.deleteFrom("dashboard_sessions").where("member_id", "=", found.id).execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId: input.accountId,
+      environment: null,
+      origin,
+      action: "member.password_reset",
+      target: { type: "member", id: found.id },
+    });
     return found;
   });
   return { member, token, expires_at: expiresAt };

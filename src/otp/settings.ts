@@ -1,7 +1,11 @@
 import { getAccount } from "../accounts/update.js";
+import { recordAudit } from "../audit/record.js";
+import { otpSettingsSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import { readTogether } from "../db/read-together.js";
 import type { Db, DbOrTrx, Dialect, Environment, OtpSettingsTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
 import { otpCodeSlot, otpSlotProblem } from "../dlt/otp-slot.js";
 import { findTemplate, TEMPLATE_SEND_COLUMNS, type Template, toTemplate } from "../dlt/registry.js";
 import { senderExists } from "../dlt/senders.js";
@@ -145,6 +149,7 @@ export async function updateOtpSettings(
   accountId: string,
   environment: Environment,
   changes: Partial<OtpSettings>,
+  origin: ChangeOrigin,
 ): Promise<OtpSettings> {
   const { bfsi } = await getAccount(ctx.db, accountId);
   const settings = { ...(await getOtpSettings(ctx.db, accountId, environment)), ...changes };
@@ -217,11 +222,23 @@ export async function updateOtpSettings(
     updated_at: isoNow(ctx.clock),
   };
   const { account_id, environment: _environment, ...update } = row;
-  await ctx.db
-    .insertInto("otp_settings")
-    .values(row)
-    .onConflict((oc) => oc.columns(["account_id", "environment"]).doUpdateSet(update))
-    .execute();
+  await inTransaction(ctx, async (trx) => {
+    const before = await getOtpSettings(trx, accountId, environment);
+    await trx
+      .insertInto("otp_settings")
+      .values(row)
+      .onConflict((oc) => oc.columns(["account_id", "environment"]).doUpdateSet(update))
+      .execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId,
+      environment,
+      origin,
+      action: "otp_settings.updated",
+      target: { type: "otp_settings", id: null },
+      before: otpSettingsSnapshot(before),
+      after: otpSettingsSnapshot(settings),
+    });
+  });
   ctx.settingsCache.forget(accountId);
   return settings;
 }

@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { sql, type Transaction } from "kysely";
+import { recordAudit } from "../audit/record.js";
+import { webhookSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import { lockForUpdate } from "../db/locks.js";
 import {
@@ -78,6 +81,7 @@ export async function createEndpoint(
   ctx: AppContext,
   scope: Required<EndpointScope>,
   input: { url: string; events?: string[]; description?: string | null },
+  origin: ChangeOrigin,
 ): Promise<WebhookEndpoint> {
   const url = await checkWebhookUrl(input.url, scope.environment, ctx.outboundWebhooks);
   const events = normalizeEventTypes(input.events ?? [ALL_EVENTS]);
@@ -114,6 +118,11 @@ export async function createEndpoint(
       );
     }
     await trx.insertInto("webhook_endpoints").values(row).execute();
+    await recordAudit(trx, ctx.clock, {
+      ...auditTarget(row, origin),
+      action: "webhook.created",
+      after: webhookSnapshot(toEndpoint(row)),
+    });
   });
   return { ...toEndpoint(row), secret };
 }
@@ -140,6 +149,7 @@ export async function updateEndpoint(
   scope: Required<EndpointScope>,
   id: string,
   patch: { url?: string; events?: string[]; description?: string | null; status?: WebhookEndpointStatus },
+  origin: ChangeOrigin,
 ): Promise<WebhookEndpoint> {
   const changes: Partial<WebhookEndpointsTable> = {};
   if (patch.url !== undefined) {
@@ -165,19 +175,47 @@ export async function updateEndpoint(
       .returningAll()
       .executeTakeFirstOrThrow();
     if (disabling) await giveUpPendingDeliveries(trx, ctx.dialect, current.id, now);
+    await recordAudit(trx, ctx.clock, {
+      ...auditTarget(current, origin),
+      action: "webhook.updated",
+      before: webhookSnapshot(toEndpoint(current)),
+      after: webhookSnapshot(toEndpoint(updated)),
+    });
     return updated;
   });
   return toEndpoint(row);
 }
 
-export async function deleteEndpoint(ctx: AppContext, scope: EndpointScope, id: string): Promise<void> {
-  let query = ctx.db
-    .deleteFrom("webhook_endpoints")
-    .where("id", "=", id)
-    .where("account_id", "=", scope.accountId);
-  if (scope.environment) query = query.where("environment", "=", scope.environment);
-  const result = await query.executeTakeFirst();
-  if (result.numDeletedRows === 0n) throw endpointNotFound(id);
+export async function deleteEndpoint(
+  ctx: AppContext,
+  scope: EndpointScope,
+  id: string,
+  origin: ChangeOrigin,
+): Promise<void> {
+  await inTransaction(ctx, async (trx) => {
+    let query = trx
+      .deleteFrom("webhook_endpoints")
+      .where("id", "=", id)
+      .where("account_id", "=", scope.accountId);
+    if (scope.environment) query = query.where("environment", "=", scope.environment);
+    const row = await query.returningAll().executeTakeFirst();
+    if (!row) throw endpointNotFound(id);
+    await recordAudit(trx, ctx.clock, {
+      ...auditTarget(row, origin),
+      action: "webhook.deleted",
+      before: webhookSnapshot(toEndpoint(row)),
+    });
+  });
+}
+
+/** Who changed the endpoint, and which: the audit entry's common part. */
+function auditTarget(row: WebhookEndpointsTable, origin: ChangeOrigin) {
+  return {
+    accountId: row.account_id,
+    environment: row.environment,
+    origin,
+    target: { type: "webhook_endpoint", id: row.id },
+  } as const;
 }
 
 /**
@@ -190,11 +228,14 @@ export async function rotateSecret(
   ctx: AppContext,
   scope: Required<EndpointScope>,
   id: string,
+  origin: ChangeOrigin,
 ): Promise<WebhookEndpoint> {
   const secret = generateWebhookSecret();
   const row = await inTransaction(ctx, async (trx) => {
     const current = await findEndpoint(trx, scope, id, { dialect: ctx.dialect, lock: "no key update" });
     const keepsSigning = opensUnder(ctx.secret, current.secret_sealed);
+    // Neither secret is recorded: only that the rotation happened, by whom.
+    await recordAudit(trx, ctx.clock, { ...auditTarget(current, origin), action: "webhook.secret_rotated" });
     return trx
       .updateTable("webhook_endpoints")
       .set({

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { keyActor } from "../audit/actor.js";
 import type { AppContext } from "../context.js";
 import { EventResponse } from "../events/routes.js";
 import { ErrorResponse, errorResponse } from "../http/schemas.js";
@@ -102,7 +103,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       reply.code(201);
-      return createEndpoint(ctx, principalOf(request), request.body);
+      return createEndpoint(ctx, principalOf(request), request.body, keyActor(request));
     },
   );
 
@@ -158,7 +159,8 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
         response: { 200: EndpointResponse, 400: ErrorResponse, 404: NotFound },
       },
     },
-    async (request) => updateEndpoint(ctx, principalOf(request), request.params.id, request.body),
+    async (request) =>
+      updateEndpoint(ctx, principalOf(request), request.params.id, request.body, keyActor(request)),
   );
 
   app.delete(
@@ -177,7 +179,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      await deleteEndpoint(ctx, principalOf(request), request.params.id);
+      await deleteEndpoint(ctx, principalOf(request), request.params.id, keyActor(request));
       return { id: request.params.id, deleted: true as const };
     },
   );
@@ -196,7 +198,7 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
         response: { 200: EndpointResponse, 404: NotFound },
       },
     },
-    async (request) => rotateSecret(ctx, principalOf(request), request.params.id),
+    async (request) => rotateSecret(ctx, principalOf(request), request.params.id, keyActor(request)),
   );
 
   app.post(

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getBalance } from "../../src/accounts/ledger.js";
 import { setLowBalanceThreshold } from "../../src/accounts/low-balance.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { openTestContext, TEST_SECRET, UNLIMITED_REQUESTS } from "../helpers/context.js";
@@ -82,7 +83,12 @@ describe.each(DIALECTS)("balance.low under concurrent sends on %s", (dialect) =>
   async function sendingAccount(credits: number, threshold: number) {
     if (!ctx) throw new Error("no context");
     const account = await createSendingAccount(ctx, credits, { otpSettings: null });
-    await setLowBalanceThreshold(ctx, { accountId: account.accountId, environment: "sandbox" }, threshold);
+    await setLowBalanceThreshold(
+      ctx,
+      { accountId: account.accountId, environment: "sandbox" },
+      threshold,
+      CLI_ORIGIN,
+    );
     return account;
   }
 

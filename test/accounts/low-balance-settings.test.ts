@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { addCredits, changeBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { type CliResult, cliRunner, json, oneLineError } from "../helpers/cli.js";
@@ -53,13 +54,17 @@ describe.each(DIALECTS)("the low-balance threshold's settings on %s", (dialect) 
     changeBalance(ctx, { accountId, environment, amount: -amount, reason: "sms_charge", reference: null });
 
   it("GET answers the balance with no threshold at first, per environment", async () => {
-    await addCredits(ctx, {
-      accountId: owner.accountId,
-      environment: "sandbox",
-      amount: 2 * RUPEE,
-      reason: "sandbox_top_up",
-      reference: null,
-    });
+    await addCredits(
+      ctx,
+      {
+        accountId: owner.accountId,
+        environment: "sandbox",
+        amount: 2 * RUPEE,
+        reason: "sandbox_top_up",
+        reference: null,
+      },
+      CLI_ORIGIN,
+    );
     for (const [environment, balance] of [
       ["live", "0.0000"],
       ["sandbox", "2.0000"],
@@ -150,13 +155,17 @@ describe.each(DIALECTS)("the low-balance threshold's settings on %s", (dialect) 
     "dakiya account update --environment E --low-balance-threshold sets and clears it",
     async () => {
       const { accountId } = owner;
-      await addCredits(ctx, {
-        accountId,
-        environment: "live",
-        amount: 5 * RUPEE,
-        reason: "credits_added",
-        reference: null,
-      });
+      await addCredits(
+        ctx,
+        {
+          accountId,
+          environment: "live",
+          amount: 5 * RUPEE,
+          reason: "credits_added",
+          reference: null,
+        },
+        CLI_ORIGIN,
+      );
       const set = json<{ id: string; low_balance: unknown }>(
         await dakiya(
           "account",

@@ -10,6 +10,7 @@ import {
   sumLedger,
 } from "../../src/accounts/ledger.js";
 import { getLowBalance, parseThreshold, setLowBalanceThreshold } from "../../src/accounts/low-balance.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { commitInOneFlight, FlightRefused } from "../../src/db/postgres/one-flight.js";
 import type { Environment } from "../../src/db/schema.js";
@@ -190,12 +191,16 @@ describe.each(DIALECTS)("low-balance alerts on %s", (dialect) => {
   for (const alertCase of CASES) {
     it.each(forms)(`${alertCase.name} (%s)`, async (form) => {
       const scope: Scope = { accountId: await createTestAccount(ctx), environment: "live" };
-      await addCredits(ctx, {
-        ...scope,
-        amount: alertCase.credits,
-        reason: "credit_purchase",
-        reference: null,
-      });
+      await addCredits(
+        ctx,
+        {
+          ...scope,
+          amount: alertCase.credits,
+          reason: "credit_purchase",
+          reference: null,
+        },
+        CLI_ORIGIN,
+      );
       for (const step of alertCase.steps) {
         if ("charge" in step) await charge(form, scope, step.charge);
         else if ("refund" in step) {
@@ -208,16 +213,20 @@ describe.each(DIALECTS)("low-balance alerts on %s", (dialect) => {
             }),
           );
         } else if ("credits" in step) {
-          await addCredits(ctx, {
-            ...scope,
-            amount: step.credits,
-            reason: "credit_purchase",
-            reference: null,
-          });
+          await addCredits(
+            ctx,
+            {
+              ...scope,
+              amount: step.credits,
+              reason: "credit_purchase",
+              reference: null,
+            },
+            CLI_ORIGIN,
+          );
         } else if ("threshold" in step) {
           const threshold = step.threshold === null ? null : parseThreshold(step.threshold);
           if (threshold === undefined) throw new Error(`not a threshold: ${step.threshold}`);
-          await setLowBalanceThreshold(ctx, scope, threshold);
+          await setLowBalanceThreshold(ctx, scope, threshold, CLI_ORIGIN);
         } else expect(await alertsOf(scope), JSON.stringify(step)).toEqual(step.alerts);
       }
       expect(await sumLedger(ctx.db, scope.accountId, "live")).toBe(
@@ -230,8 +239,12 @@ describe.each(DIALECTS)("low-balance alerts on %s", (dialect) => {
 
   it.each(forms)("a refused charge sends nothing and spends nothing (%s)", async (form) => {
     const scope: Scope = { accountId: await createTestAccount(ctx), environment: "sandbox" };
-    await addCredits(ctx, { ...scope, amount: 2 * RUPEE, reason: "sandbox_top_up", reference: null });
-    await setLowBalanceThreshold(ctx, scope, RUPEE);
+    await addCredits(
+      ctx,
+      { ...scope, amount: 2 * RUPEE, reason: "sandbox_top_up", reference: null },
+      CLI_ORIGIN,
+    );
+    await setLowBalanceThreshold(ctx, scope, RUPEE, CLI_ORIGIN);
     const refused = charge(form, scope, 3 * RUPEE);
     if (form === "chargeInOneFlight") await expect(refused).rejects.toBeInstanceOf(FlightRefused);
     else if (form === "applyLedgerChange")
@@ -244,14 +257,18 @@ describe.each(DIALECTS)("low-balance alerts on %s", (dialect) => {
 
   it("the view tells whether the balance is below its threshold", async () => {
     const scope: Scope = { accountId: await createTestAccount(ctx), environment: "live" };
-    await addCredits(ctx, { ...scope, amount: 9_000, reason: "credit_purchase", reference: null });
+    await addCredits(
+      ctx,
+      { ...scope, amount: 9_000, reason: "credit_purchase", reference: null },
+      CLI_ORIGIN,
+    );
     expect(await getLowBalance(ctx.db, scope.accountId, "live")).toEqual({
       environment: "live",
       balance: "0.9000",
       low_balance_threshold: null,
       below_threshold: false,
     });
-    expect(await setLowBalanceThreshold(ctx, scope, RUPEE)).toEqual({
+    expect(await setLowBalanceThreshold(ctx, scope, RUPEE, CLI_ORIGIN)).toEqual({
       environment: "live",
       balance: "0.9000",
       low_balance_threshold: "1.0000",
@@ -259,7 +276,7 @@ describe.each(DIALECTS)("low-balance alerts on %s", (dialect) => {
     });
     expect((await getLowBalance(ctx.db, scope.accountId, "sandbox")).low_balance_threshold).toBeNull();
     await expect(
-      setLowBalanceThreshold(ctx, { accountId: "acct_missing", environment: "live" }, RUPEE),
+      setLowBalanceThreshold(ctx, { accountId: "acct_missing", environment: "live" }, RUPEE, CLI_ORIGIN),
     ).rejects.toMatchObject({
       code: "not_found",
     });

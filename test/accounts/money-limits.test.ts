@@ -9,6 +9,7 @@ import {
   sumLedger,
 } from "../../src/accounts/ledger.js";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import { loadConfig } from "../../src/config.js";
 import type { AppContext } from "../../src/context.js";
 import type { Environment } from "../../src/db/schema.js";
@@ -116,7 +117,7 @@ describe.each(DIALECTS)("balances at the limit on %s", (dialect) => {
   });
 
   const credit = (accountId: string, amount: number, environment: Environment = "live", on = ctx) =>
-    addCredits(on, { accountId, environment, amount, reason: "credits_added", reference: null });
+    addCredits(on, { accountId, environment, amount, reason: "credits_added", reference: null }, CLI_ORIGIN);
 
   async function expectBalanceIsLedgerSum(accountId: string, environment: Environment, expected: number) {
     expect(await getBalance(ctx.db, accountId, environment)).toBe(expected);

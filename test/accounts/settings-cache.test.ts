@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { SETTINGS_CACHE_MS, SettingsCache } from "../../src/accounts/settings-cache.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { setTemplateStatus } from "../../src/dlt/registry.js";
 import type { App } from "../../src/http/types.js";
@@ -65,10 +66,16 @@ describe.each(DIALECTS)("settings cache on %s", (dialect) => {
         { templateId: OTP_TEMPLATE, content: "Your code is {#otp#}." },
       ],
     });
-    await updateOtpSettings(ctx, accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: "DAKIYA",
-    });
+    await updateOtpSettings(
+      ctx,
+      accountId,
+      "sandbox",
+      {
+        sms_template_id: OTP_TEMPLATE,
+        sms_sender: "DAKIYA",
+      },
+      CLI_ORIGIN,
+    );
   }, 60_000);
 
   const sendSms = () =>
@@ -93,11 +100,11 @@ describe.each(DIALECTS)("settings cache on %s", (dialect) => {
 
   it("a change through this process shows on the next send", async () => {
     expect((await sendSms()).statusCode).toBe(202);
-    await setTemplateStatus(ctx, accountId, TEMPLATE, "inactive");
+    await setTemplateStatus(ctx, accountId, TEMPLATE, "inactive", CLI_ORIGIN);
     const refused = await sendSms();
     expect(refused.statusCode).toBe(422);
     expect(refused.json().error.code).toBe("template_inactive");
-    await setTemplateStatus(ctx, accountId, TEMPLATE, "active");
+    await setTemplateStatus(ctx, accountId, TEMPLATE, "active", CLI_ORIGIN);
     expect((await sendSms()).statusCode).toBe(202);
   });
 
@@ -120,7 +127,7 @@ describe.each(DIALECTS)("settings cache on %s", (dialect) => {
   it("API keys are not cached: a deleted key fails on the very next request", async () => {
     const balance = () => app.inject({ method: "GET", url: "/v2/balance", headers: bearer(secret) });
     expect((await balance()).statusCode).toBe(200);
-    await deleteKey(ctx, accountId, keyId);
+    await deleteKey(ctx, accountId, keyId, CLI_ORIGIN);
     expect((await balance()).statusCode).toBe(401);
   });
 });

@@ -7,6 +7,7 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addCredits, changeBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import {
   DESKTOP,
   type OwnerSession,
@@ -42,7 +43,11 @@ describe.each(DIALECTS)("the low-balance alert in the console on %s", (dialect) 
 
   const liveChange = (amount: number, reason: string) =>
     amount > 0
-      ? addCredits(site.server.ctx, { accountId, environment: "live", amount, reason, reference: null })
+      ? addCredits(
+          site.server.ctx,
+          { accountId, environment: "live", amount, reason, reference: null },
+          CLI_ORIGIN,
+        )
       : changeBalance(site.server.ctx, { accountId, environment: "live", amount, reason, reference: null });
 
   async function fitsWidth(page: Page, width: number): Promise<void> {

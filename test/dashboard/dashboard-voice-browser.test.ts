@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.js";
 import { updateAccount } from "../../src/accounts/update.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import { getOtpSettings } from "../../src/otp/settings.js";
 import { DESKTOP, PHONE, saveScreenshot, useDashboardBrowser } from "../helpers/browser.js";
 import { TEST_PASSWORD } from "../helpers/fixtures.js";
@@ -31,7 +32,7 @@ describe("the Voice caller ID on the OTP settings page", () => {
 
   beforeAll(async () => {
     accountId = (await createAccount(site.server.ctx, { email: EMAIL, password: TEST_PASSWORD })).id;
-    await updateAccount(site.server.ctx, accountId, { bfsi: true });
+    await updateAccount(site.server.ctx, accountId, { bfsi: true }, CLI_ORIGIN);
   }, 30_000);
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.js";
 import { changeBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import { createKey } from "../../src/keys/keys.js";
 import { DESKTOP, PHONE, saveScreenshot, useDashboardBrowser } from "../helpers/browser.js";
 import { registerDlt } from "../helpers/dlt-fixtures.js";
@@ -112,7 +113,9 @@ describe("webhooks page in a browser", () => {
     await registerDlt(site.server.ctx, account.id, {
       templates: [{ templateId: TEMPLATE_ID, content: "Your order {#var#} has shipped." }],
     });
-    sendingKey = (await createKey(site.server.ctx, { accountId: account.id, environment: "sandbox" })).secret;
+    sendingKey = (
+      await createKey(site.server.ctx, { accountId: account.id, environment: "sandbox" }, CLI_ORIGIN)
+    ).secret;
     await changeBalance(site.server.ctx, {
       accountId: account.id,
       environment: "sandbox",

@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { changeBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { createKey } from "../../src/keys/keys.js";
@@ -153,7 +154,7 @@ describe.each(DIALECTS)("dashboard webhook routes on %s", (dialect) => {
     await registerDlt(ctx, owner.accountId, {
       templates: [{ templateId: TEMPLATE_ID, content: "Your order {#var#} has shipped." }],
     });
-    const key = await createKey(ctx, { accountId: owner.accountId, environment: "sandbox" });
+    const key = await createKey(ctx, { accountId: owner.accountId, environment: "sandbox" }, CLI_ORIGIN);
     await changeBalance(ctx, {
       accountId: owner.accountId,
       environment: "sandbox",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addCredits, changeBalance } from "../../src/accounts/ledger.js";
 import { getLowBalance } from "../../src/accounts/low-balance.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { down, up } from "../../src/db/migrations/2026-11-29T0022-low-balance.js";
 import { contextPerTest } from "../helpers/context.js";
@@ -31,13 +32,17 @@ describe.each(DIALECTS)("the low-balance migration on %s", (dialect) => {
       low_balance_threshold: null,
       below_threshold: false,
     });
-    await addCredits(ctx, {
-      accountId,
-      environment: "live",
-      amount: 10_000,
-      reason: "credits_added",
-      reference: null,
-    });
+    await addCredits(
+      ctx,
+      {
+        accountId,
+        environment: "live",
+        amount: 10_000,
+        reason: "credits_added",
+        reference: null,
+      },
+      CLI_ORIGIN,
+    );
     await changeBalance(ctx, {
       accountId,
       environment: "live",

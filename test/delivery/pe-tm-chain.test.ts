@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { updateAccount } from "../../src/accounts/update.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import { loadConfig } from "../../src/config.js";
 import { addTemplate } from "../../src/dlt/registry.js";
 import { ChainHashes, parseTmChain, peTmChainHash } from "../../src/dlt/tm-chain.js";
@@ -124,15 +125,19 @@ describe.each(DIALECTS)("the PE–TM chain on the wire, on %s", (dialect) => {
     const { ctx } = rig;
     // A second account on the same route, whose templates belong to another principal entity.
     const other = await createLiveSender(ctx, []);
-    await addTemplate(ctx, {
-      accountId: other.accountId,
-      templateId: "1107161234567899999",
-      entityId: CONTRACT_PE,
-      name: "Order update",
-      category: "transactional",
-      senders: ["DAKIYA"],
-      content: "Order {#ref#} is on its way.",
-    });
+    await addTemplate(
+      ctx,
+      {
+        accountId: other.accountId,
+        templateId: "1107161234567899999",
+        entityId: CONTRACT_PE,
+        name: "Order update",
+        category: "transactional",
+        senders: ["DAKIYA"],
+        content: "Order {#ref#} is on its way.",
+      },
+      CLI_ORIGIN,
+    );
     const sendAsOther = (to: string) =>
       sendSms(ctx, other.principal, {
         to,
@@ -149,7 +154,12 @@ describe.each(DIALECTS)("the PE–TM chain on the wire, on %s", (dialect) => {
     );
 
     // The other account goes through a reseller: its own chain, two telemarketers long.
-    const view = await updateAccount(ctx, other.accountId, { tmChain: ["1702000000000000007", CONTRACT_TM] });
+    const view = await updateAccount(
+      ctx,
+      other.accountId,
+      { tmChain: ["1702000000000000007", CONTRACT_TM] },
+      CLI_ORIGIN,
+    );
     expect(view.tm_chain).toEqual(["1702000000000000007", CONTRACT_TM]);
     await sendAsOther(mobile(3));
     await rig.send(mobile(4));
@@ -159,14 +169,14 @@ describe.each(DIALECTS)("the PE–TM chain on the wire, on %s", (dialect) => {
     expect(await deliveredTo(mobile(4))).toBe(peTmChainHash(TEST_ENTITY_ID, [CONTRACT_TM]));
 
     // Cleared: the route's chain again.
-    expect((await updateAccount(ctx, other.accountId, { tmChain: null })).tm_chain).toBeNull();
+    expect((await updateAccount(ctx, other.accountId, { tmChain: null }, CLI_ORIGIN)).tm_chain).toBeNull();
     await sendAsOther(mobile(5));
     expect(await deliveredTo(mobile(5))).toBe(peTmChainHash(CONTRACT_PE, [CONTRACT_TM]));
   });
 
   it("sends a route's literal tm_id as it is, even for an account with its own chain", async () => {
     rig = await startRoutesRig(database.url, [{ name: "chain", fields: { tm_id: "1702000000000000001" } }]);
-    await updateAccount(rig.ctx, rig.accountId, { tmChain: [CONTRACT_TM] });
+    await updateAccount(rig.ctx, rig.accountId, { tmChain: [CONTRACT_TM] }, CLI_ORIGIN);
     await rig.send(mobile(6));
     expect(await deliveredTo(mobile(6))).toBe("1702000000000000001");
   });
@@ -178,7 +188,7 @@ describe.each(DIALECTS)("the PE–TM chain on the wire, on %s", (dialect) => {
     await waitFor(async () => (smsc?.submits.length ?? 0) === 1, 10_000);
     expect(smsc?.submits[0]?.tlvs.has(TLV_TM)).toBe(false);
     expect(smsc?.submits[0]?.tlvs.get(0x1400)?.toString()).toBe(TEST_ENTITY_ID);
-    await updateAccount(rig.ctx, rig.accountId, { tmChain: [CONTRACT_TM] });
+    await updateAccount(rig.ctx, rig.accountId, { tmChain: [CONTRACT_TM] }, CLI_ORIGIN);
     await rig.send(mobile(8));
     expect(await deliveredTo(mobile(8))).toBe(peTmChainHash(TEST_ENTITY_ID, [CONTRACT_TM]));
   });
@@ -187,10 +197,12 @@ describe.each(DIALECTS)("the PE–TM chain on the wire, on %s", (dialect) => {
     rig = await startRoutesRig(database.url, [{ name: "chain", fields: { tm_chain: [CONTRACT_TM] } }], {
       worker: false,
     });
-    await expect(updateAccount(rig.ctx, rig.accountId, { tmChain: ["17020", "TM"] })).rejects.toMatchObject({
+    await expect(
+      updateAccount(rig.ctx, rig.accountId, { tmChain: ["17020", "TM"] }, CLI_ORIGIN),
+    ).rejects.toMatchObject({
       code: "invalid_request",
       param: "tm_chain",
     });
-    expect((await updateAccount(rig.ctx, rig.accountId, {})).tm_chain).toBeNull();
+    expect((await updateAccount(rig.ctx, rig.accountId, {}, CLI_ORIGIN)).tm_chain).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import { sendDueFallbacks } from "../../src/otp/fallback.js";
 import { sendOtp } from "../../src/otp/send.js";
 import { updateOtpSettings } from "../../src/otp/settings.js";
@@ -46,10 +47,16 @@ describe.each(DIALECTS)("OTP SMS on a second route, on %s", (dialect) => {
       senders: [],
       templates: [{ templateId: OTP_TEMPLATE_ID, content: OTP_TEMPLATE_CONTENT, senders: ["DAKIYA"] }],
     });
-    await updateOtpSettings(current.ctx, current.accountId, "live", {
-      sms_template_id: OTP_TEMPLATE_ID,
-      sms_sender: "DAKIYA",
-    });
+    await updateOtpSettings(
+      current.ctx,
+      current.accountId,
+      "live",
+      {
+        sms_template_id: OTP_TEMPLATE_ID,
+        sms_sender: "DAKIYA",
+      },
+      CLI_ORIGIN,
+    );
     await waitFor(async () => current.carrier.routes().some((route) => route.bound), 5_000);
     const { ctx, principal } = current;
     const message = (id: string) =>

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { getBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { getMessageDetail } from "../../src/dashboard/messages.js";
 import type { Dialect } from "../../src/db/schema.js";
@@ -197,15 +198,19 @@ describe.each(DIALECTS)("operator rejections over SMPP on %s", (dialect: Dialect
 
   describe("a long message", () => {
     async function sendLong(rig: RoutesRig, to: string) {
-      await addTemplate(rig.ctx, {
-        accountId: rig.accountId,
-        templateId: LONG_TEMPLATE_ID,
-        entityId: TEST_ENTITY_ID,
-        name: "Long",
-        category: "transactional",
-        senders: ["DAKIYA"],
-        content: LONG_CONTENT,
-      });
+      await addTemplate(
+        rig.ctx,
+        {
+          accountId: rig.accountId,
+          templateId: LONG_TEMPLATE_ID,
+          entityId: TEST_ENTITY_ID,
+          name: "Long",
+          category: "transactional",
+          senders: ["DAKIYA"],
+          content: LONG_CONTENT,
+        },
+        CLI_ORIGIN,
+      );
       const message = await sendSms(rig.ctx, rig.principal, {
         to,
         sender: "DAKIYA",

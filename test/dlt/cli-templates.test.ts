@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETTINGS_CACHE_MS } from "../../src/accounts/settings-cache.js";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { listTemplates, type Template, type TemplateView } from "../../src/dlt/registry.js";
 import { addSender } from "../../src/dlt/senders.js";
@@ -52,8 +53,14 @@ describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
         { templateId: SALE, content: "Sale ends {#var#}." },
       ],
     });
-    await addSender(ctx, accountId, "654321");
-    await updateOtpSettings(ctx, accountId, "sandbox", { sms_template_id: OTP, sms_sender: "DAKIYA" });
+    await addSender(ctx, accountId, "654321", CLI_ORIGIN);
+    await updateOtpSettings(
+      ctx,
+      accountId,
+      "sandbox",
+      { sms_template_id: OTP, sms_sender: "DAKIYA" },
+      CLI_ORIGIN,
+    );
     // Queued before any change, and never delivered until the end.
     const queued = await send({ order: "A-1" });
     expect(queued.statusCode, queued.body).toBe(202);
@@ -242,7 +249,7 @@ describe.each(DIALECTS)("dakiya template update and remove (%s)", (dialect) => {
       });
       expect(otp.statusCode, otp.body).toBe(200);
 
-      await updateOtpSettings(ctx, accountId, "sandbox", { sms_template_id: null });
+      await updateOtpSettings(ctx, accountId, "sandbox", { sms_template_id: null }, CLI_ORIGIN);
       expect(json(await template("remove", "--template-id", OTP))).toEqual({
         template_id: OTP,
         removed: true,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { TemplateCategory, TemplateStatus } from "../../src/db/schema.js";
 import { parseTemplateContent, renderTemplate } from "../../src/dlt/placeholders.js";
@@ -156,7 +157,7 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
   /** An account with DAKIYA, DKYOTP and 123456 registered. */
   async function accountWithSenders(): Promise<string> {
     const accountId = await createTestAccount(ctx);
-    for (const sender of ["DAKIYA", "DKYOTP", "123456"]) await addSender(ctx, accountId, sender);
+    for (const sender of ["DAKIYA", "DKYOTP", "123456"]) await addSender(ctx, accountId, sender, CLI_ORIGIN);
     return accountId;
   }
 
@@ -175,22 +176,22 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
 
   it("registers, lists and removes senders, upper-casing lower-case input", async () => {
     const accountId = await createTestAccount(ctx);
-    expect(await addSender(ctx, accountId, "dakiya")).toEqual({
+    expect(await addSender(ctx, accountId, "dakiya", CLI_ORIGIN)).toEqual({
       sender: "DAKIYA",
       created_at: clock.now().toISOString(),
     });
-    await addSender(ctx, accountId, "123456");
+    await addSender(ctx, accountId, "123456", CLI_ORIGIN);
     expect((await listSenders(ctx, accountId)).map((s) => s.sender)).toEqual(["123456", "DAKIYA"]);
     expect(await senderExists(ctx.db, accountId, "DAKIYA")).toBe(true);
 
-    const duplicate = await refusal(() => addSender(ctx, accountId, "DAKIYA"));
+    const duplicate = await refusal(() => addSender(ctx, accountId, "DAKIYA", CLI_ORIGIN));
     expect(duplicate).toMatchObject({ code: "invalid_request", param: "sender" });
     expect(duplicate.message).toContain("already registered");
 
-    await removeSender(ctx, accountId, "Dakiya");
+    await removeSender(ctx, accountId, "Dakiya", CLI_ORIGIN);
     expect(await senderExists(ctx.db, accountId, "DAKIYA")).toBe(false);
     expect(await listSenders(ctx, accountId)).toEqual([{ sender: "123456", created_at: expect.any(String) }]);
-    expect(await refusal(() => removeSender(ctx, accountId, "DAKIYA"))).toMatchObject({
+    expect(await refusal(() => removeSender(ctx, accountId, "DAKIYA", CLI_ORIGIN))).toMatchObject({
       code: "not_found",
       param: "sender",
     });
@@ -200,7 +201,7 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
     "refuses the header %j",
     async (sender) => {
       const accountId = await createTestAccount(ctx);
-      const error = await refusal(() => addSender(ctx, accountId, sender));
+      const error = await refusal(() => addSender(ctx, accountId, sender, CLI_ORIGIN));
       expect(error).toMatchObject({ code: "invalid_request", param: "sender" });
       expect(await listSenders(ctx, accountId)).toEqual([]);
     },
@@ -208,9 +209,9 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
 
   it("refuses senders and templates of an unknown account with not_found", async () => {
     for (const work of [
-      () => addSender(ctx, "acct_nope", "DAKIYA"),
+      () => addSender(ctx, "acct_nope", "DAKIYA", CLI_ORIGIN),
       () => listSenders(ctx, "acct_nope"),
-      () => addTemplate(ctx, template("acct_nope")),
+      () => addTemplate(ctx, template("acct_nope"), CLI_ORIGIN),
       () => listTemplates(ctx, "acct_nope"),
     ]) {
       expect(await refusal(work)).toMatchObject({ code: "not_found", param: "account" });
@@ -222,6 +223,7 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
     const added = await addTemplate(
       ctx,
       template(accountId, { senders: ["dakiya", "DKYOTP", "DAKIYA"], name: "  Login OTP " }),
+      CLI_ORIGIN,
     );
     expect(added).toEqual({
       id: expect.stringMatching(/^tpl_[0-9A-Za-z]{24}$/),
@@ -261,6 +263,7 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
         senders: ["123456"],
         content: "Sale! {#pct#}% off",
       }),
+      CLI_ORIGIN,
     );
     expect(promotional).toMatchObject({
       category: "promotional",
@@ -307,7 +310,7 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
     ["bad content", { content: "Hi {#Name#}" }, "content", /invalid placeholder name/],
   ])("refuses a template with %s", async (_name, overrides, param, message) => {
     const accountId = await accountWithSenders();
-    const error = await refusal(() => addTemplate(ctx, template(accountId, overrides)));
+    const error = await refusal(() => addTemplate(ctx, template(accountId, overrides), CLI_ORIGIN));
     expect(error).toMatchObject({ code: "invalid_request", param });
     expect(error.message).toMatch(message);
     expect(await listTemplates(ctx, accountId)).toEqual([]);
@@ -315,8 +318,8 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
 
   it("refuses a duplicate template id for the same account", async () => {
     const accountId = await accountWithSenders();
-    await addTemplate(ctx, template(accountId));
-    const error = await refusal(() => addTemplate(ctx, template(accountId, { name: "Again" })));
+    await addTemplate(ctx, template(accountId), CLI_ORIGIN);
+    const error = await refusal(() => addTemplate(ctx, template(accountId, { name: "Again" }), CLI_ORIGIN));
     expect(error).toMatchObject({ code: "invalid_request", param: "template_id" });
     expect(error.message).toContain("already registered");
     expect(await listTemplates(ctx, accountId)).toHaveLength(1);
@@ -324,51 +327,59 @@ describe.each(DIALECTS)("DLT registry on %s", (dialect) => {
 
   it("deactivates and activates a template", async () => {
     const accountId = await accountWithSenders();
-    const added = await addTemplate(ctx, template(accountId));
+    const added = await addTemplate(ctx, template(accountId), CLI_ORIGIN);
     clock.advance(60);
-    const inactive = await setTemplateStatus(ctx, accountId, TEMPLATE_ID, "inactive");
+    const inactive = await setTemplateStatus(ctx, accountId, TEMPLATE_ID, "inactive", CLI_ORIGIN);
     expect(inactive).toEqual({ ...added, status: "inactive", updated_at: clock.now().toISOString() });
     expect(inactive.updated_at > added.created_at).toBe(true);
     expect((await findTemplate(ctx.db, accountId, TEMPLATE_ID))?.status).toBe("inactive");
 
     clock.advance(60);
-    const active = await setTemplateStatus(ctx, accountId, TEMPLATE_ID, "active");
+    const active = await setTemplateStatus(ctx, accountId, TEMPLATE_ID, "active", CLI_ORIGIN);
     expect(active).toEqual({ ...added, status: "active", updated_at: clock.now().toISOString() });
     expect(await listTemplates(ctx, accountId)).toEqual([active]);
 
-    expect(await refusal(() => setTemplateStatus(ctx, accountId, "999", "inactive"))).toMatchObject({
+    expect(
+      await refusal(() => setTemplateStatus(ctx, accountId, "999", "inactive", CLI_ORIGIN)),
+    ).toMatchObject({
       code: "not_found",
       param: "template_id",
     });
     expect(
-      await refusal(() => setTemplateStatus(ctx, accountId, TEMPLATE_ID, "paused" as TemplateStatus)),
+      await refusal(() =>
+        setTemplateStatus(ctx, accountId, TEMPLATE_ID, "paused" as TemplateStatus, CLI_ORIGIN),
+      ),
     ).toMatchObject({ code: "invalid_request", param: "status" });
   });
 
   it("keeps each account's registry to itself", async () => {
     const a = await accountWithSenders();
     const b = await createTestAccount(ctx);
-    const added = await addTemplate(ctx, template(a));
+    const added = await addTemplate(ctx, template(a), CLI_ORIGIN);
 
     expect(await listTemplates(ctx, b)).toEqual([]);
     expect(await listSenders(ctx, b)).toEqual([]);
     expect(await findTemplate(ctx.db, b, TEMPLATE_ID)).toBeUndefined();
     expect(await senderExists(ctx.db, b, "DAKIYA")).toBe(false);
     for (const status of ["active", "inactive"] as const) {
-      expect(await refusal(() => setTemplateStatus(ctx, b, TEMPLATE_ID, status))).toMatchObject({
+      expect(await refusal(() => setTemplateStatus(ctx, b, TEMPLATE_ID, status, CLI_ORIGIN))).toMatchObject({
         code: "not_found",
         param: "template_id",
       });
     }
-    expect(await refusal(() => removeSender(ctx, b, "DAKIYA"))).toMatchObject({ code: "not_found" });
+    expect(await refusal(() => removeSender(ctx, b, "DAKIYA", CLI_ORIGIN))).toMatchObject({
+      code: "not_found",
+    });
     // A's senders are not B's: B must register its own before using them.
-    expect(await refusal(() => addTemplate(ctx, template(b)))).toMatchObject({ param: "senders" });
+    expect(await refusal(() => addTemplate(ctx, template(b), CLI_ORIGIN))).toMatchObject({
+      param: "senders",
+    });
 
     // B may register the same header and the same DLT template id independently.
-    await addSender(ctx, b, "DAKIYA");
-    const theirs = await addTemplate(ctx, template(b, { name: "B's OTP" }));
+    await addSender(ctx, b, "DAKIYA", CLI_ORIGIN);
+    const theirs = await addTemplate(ctx, template(b, { name: "B's OTP" }), CLI_ORIGIN);
     expect(theirs.id).not.toBe(added.id);
-    await setTemplateStatus(ctx, b, TEMPLATE_ID, "inactive");
+    await setTemplateStatus(ctx, b, TEMPLATE_ID, "inactive", CLI_ORIGIN);
     expect((await findTemplate(ctx.db, a, TEMPLATE_ID))?.status).toBe("active");
     expect((await findTemplate(ctx.db, b, TEMPLATE_ID))?.name).toBe("B's OTP");
   });

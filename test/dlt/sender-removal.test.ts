@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.js";
 import { changeBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { addSender, removeSender } from "../../src/dlt/senders.js";
 import type { App } from "../../src/http/types.js";
@@ -39,7 +40,7 @@ describe.each(DIALECTS)("removing a sender on %s", (dialect) => {
     accounts += 1;
     const email = `owner${accounts}-${dialect}@example.com`;
     const { id: accountId } = await createAccount(ctx, { email, password: TEST_PASSWORD });
-    const key = await createKey(ctx, { accountId, environment: "sandbox", label: "test" });
+    const key = await createKey(ctx, { accountId, environment: "sandbox", label: "test" }, CLI_ORIGIN);
     await changeBalance(ctx, {
       accountId,
       environment: "sandbox",
@@ -55,10 +56,16 @@ describe.each(DIALECTS)("removing a sender on %s", (dialect) => {
       ],
     });
     for (const environment of ["live", "sandbox"] as const) {
-      await updateOtpSettings(ctx, accountId, environment, {
-        sms_template_id: OTP_TEMPLATE,
-        sms_sender: "DAKIYA",
-      });
+      await updateOtpSettings(
+        ctx,
+        accountId,
+        environment,
+        {
+          sms_template_id: OTP_TEMPLATE,
+          sms_sender: "DAKIYA",
+        },
+        CLI_ORIGIN,
+      );
     }
     return { accountId, secret: key.secret, session: await signIn(app, email, TEST_PASSWORD) };
   }
@@ -110,7 +117,7 @@ describe.each(DIALECTS)("removing a sender on %s", (dialect) => {
     }
 
     // Registering the header again restores the templates' DLT links; the OTP sender is chosen again explicitly.
-    await addSender(ctx, accountId, "DAKIYA");
+    await addSender(ctx, accountId, "DAKIYA", CLI_ORIGIN);
     const again = await dashboardRequest(app, session, "GET", "/dashboard/api/templates");
     expect(again.json().data.map((t: { senders: string[] }) => t.senders)).toEqual([
       ["DAKIYA"],
@@ -122,17 +129,19 @@ describe.each(DIALECTS)("removing a sender on %s", (dialect) => {
   it("returns which OTP settings it cleared, changing nothing for other senders or accounts", async () => {
     const { accountId } = await setUp();
     const neighbour = await setUp();
-    expect(await removeSender(ctx, accountId, "dkyotp")).toEqual({
+    expect(await removeSender(ctx, accountId, "dkyotp", CLI_ORIGIN)).toEqual({
       sender: "DKYOTP",
       otp_settings_cleared: [],
     });
     expect((await getOtpSettings(ctx.db, accountId, "sandbox")).sms_sender).toBe("DAKIYA");
-    expect(await removeSender(ctx, accountId, "DAKIYA")).toEqual({
+    expect(await removeSender(ctx, accountId, "DAKIYA", CLI_ORIGIN)).toEqual({
       sender: "DAKIYA",
       otp_settings_cleared: ["live", "sandbox"],
     });
     expect((await getOtpSettings(ctx.db, neighbour.accountId, "sandbox")).sms_sender).toBe("DAKIYA");
-    await expect(removeSender(ctx, accountId, "DAKIYA")).rejects.toMatchObject({ code: "not_found" });
+    await expect(removeSender(ctx, accountId, "DAKIYA", CLI_ORIGIN)).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("lets a message already queued under it go out, charged once and not refunded", async () => {
@@ -146,7 +155,7 @@ describe.each(DIALECTS)("removing a sender on %s", (dialect) => {
       headers: bearer(secret),
     });
     expect(otp.statusCode, otp.body).toBe(200);
-    await removeSender(ctx, accountId, "DAKIYA");
+    await removeSender(ctx, accountId, "DAKIYA", CLI_ORIGIN);
     await drainQueue(ctx);
     for (const id of [sms.json().id, otp.json().message_id]) {
       const message = await app.inject({ method: "GET", url: `/v2/sms/${id}`, headers: bearer(secret) });
@@ -169,10 +178,16 @@ describe("dakiya sender remove", () => {
       senders: ["DAKIYA"],
       templates: [{ templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code." }],
     });
-    await updateOtpSettings(ctx, accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: "DAKIYA",
-    });
+    await updateOtpSettings(
+      ctx,
+      accountId,
+      "sandbox",
+      {
+        sms_template_id: OTP_TEMPLATE,
+        sms_sender: "DAKIYA",
+      },
+      CLI_ORIGIN,
+    );
   });
   const { dakiya } = cli;
 

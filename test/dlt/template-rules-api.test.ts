@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { startServer } from "../../src/server.js";
@@ -309,11 +310,17 @@ describe.each(DIALECTS)("TRAI's template rules through the dashboard API on %s",
         })
         .execute();
       const { updateTemplate } = await import("../../src/dlt/template-edits.js");
-      const renamed = await updateTemplate(warn.ctx, accountId, "1107160000000000001", { name: "offers" });
+      const renamed = await updateTemplate(
+        warn.ctx,
+        accountId,
+        "1107160000000000001",
+        { name: "offers" },
+        CLI_ORIGIN,
+      );
       expect(renamed).toMatchObject({ name: "offers", senders: ["DAKIYA"], category: "service_explicit" });
       // Only a change of senders or category re-checks the headers.
       await expect(
-        updateTemplate(warn.ctx, accountId, "1107160000000000001", { senders: ["DAKIYA"] }),
+        updateTemplate(warn.ctx, accountId, "1107160000000000001", { senders: ["DAKIYA"] }, CLI_ORIGIN),
       ).rejects.toMatchObject({ code: "invalid_request", param: "senders" });
 
       const sent = await warn.app.inject({

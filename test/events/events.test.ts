@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { Environment } from "../../src/db/schema.js";
 import { claimDueMessages } from "../../src/delivery/claims.js";
@@ -190,7 +191,7 @@ describe.each(DIALECTS)("events on %s", (dialect) => {
     it("a test number with a fixed code emits otp.sent and otp.verified like any OTP", async () => {
       const { accountId, secret } = await h.account();
       const to = nextNumber();
-      await updateOtpSettings(h.ctx, accountId, "sandbox", { test_numbers: { [to]: "246810" } });
+      await updateOtpSettings(h.ctx, accountId, "sandbox", { test_numbers: { [to]: "246810" } }, CLI_ORIGIN);
       const otp = await sendOtp(secret, { to });
       expect(otp.message_id).toBeNull();
       expect(await verify(secret, to, "246810")).toMatchObject({ verified: true });

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from "fastify";
 import { createAccount } from "../../src/accounts/accounts.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { inviteMember } from "../../src/members/members.js";
@@ -69,7 +70,7 @@ export async function signedInMember(
 ): Promise<SignedIn & { email: string; memberId: string }> {
   invitedMembers += 1;
   const email = `${role}${invitedMembers}-${Date.now()}@example.com`;
-  const link = await inviteMember(ctx, { accountId, email, role, by: "owner" });
+  const link = await inviteMember(ctx, { accountId, email, role, by: "owner" }, CLI_ORIGIN);
   return { ...(await redeemInvite(app, link.token)), email, memberId: link.member.id };
 }
 

@@ -1,4 +1,5 @@
 import { changeBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { Environment, TemplateCategory, TemplateStatus } from "../../src/db/schema.js";
 import { addTemplate, setTemplateStatus, type Template } from "../../src/dlt/registry.js";
@@ -32,20 +33,24 @@ export async function registerDlt(
   registry: { senders?: string[]; templates?: TemplateSpec[] },
 ): Promise<Template[]> {
   const senders = registry.senders ?? ["DAKIYA"];
-  for (const sender of senders) await addSender(ctx, accountId, sender);
+  for (const sender of senders) await addSender(ctx, accountId, sender, CLI_ORIGIN);
   const templates: Template[] = [];
   for (const spec of registry.templates ?? []) {
-    let template = await addTemplate(ctx, {
-      accountId,
-      templateId: spec.templateId,
-      entityId: TEST_ENTITY_ID,
-      name: spec.name ?? `Template ${spec.templateId}`,
-      category: spec.category ?? "transactional",
-      senders: spec.senders ?? senders.slice(0, 1),
-      content: spec.content,
-    });
+    let template = await addTemplate(
+      ctx,
+      {
+        accountId,
+        templateId: spec.templateId,
+        entityId: TEST_ENTITY_ID,
+        name: spec.name ?? `Template ${spec.templateId}`,
+        category: spec.category ?? "transactional",
+        senders: spec.senders ?? senders.slice(0, 1),
+        content: spec.content,
+      },
+      CLI_ORIGIN,
+    );
     if (spec.status === "inactive") {
-      template = await setTemplateStatus(ctx, accountId, spec.templateId, "inactive");
+      template = await setTemplateStatus(ctx, accountId, spec.templateId, "inactive", CLI_ORIGIN);
     }
     templates.push(template);
   }
@@ -84,11 +89,17 @@ export async function createSendingAccount(
     ],
   });
   if (options.otpSettings !== null) {
-    await updateOtpSettings(ctx, account.accountId, environment, {
-      sms_template_id: OTP_TEMPLATE_ID,
-      sms_sender: "DAKIYA",
-      ...options.otpSettings,
-    });
+    await updateOtpSettings(
+      ctx,
+      account.accountId,
+      environment,
+      {
+        sms_template_id: OTP_TEMPLATE_ID,
+        sms_sender: "DAKIYA",
+        ...options.otpSettings,
+      },
+      CLI_ORIGIN,
+    );
   }
   return account;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createAccount } from "../../src/accounts/accounts.js";
 import { changeBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { Db, Environment } from "../../src/db/schema.js";
 import { createKey } from "../../src/keys/keys.js";
@@ -22,7 +23,7 @@ export async function createAccountWithKey(
   credits = 0,
 ): Promise<{ accountId: string; keyId: string; secret: string }> {
   const accountId = await createTestAccount(ctx);
-  const key = await createKey(ctx, { accountId, environment, label: "test" });
+  const key = await createKey(ctx, { accountId, environment, label: "test" }, CLI_ORIGIN);
   if (credits > 0) {
     await changeBalance(ctx, {
       accountId,

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.js";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { Dialect } from "../../src/db/schema.js";
 import type { App } from "../../src/http/types.js";
@@ -337,7 +338,7 @@ describe.each(DIALECTS)("fuzzing the HTTP API on %s", (dialect: Dialect) => {
     await app.ready();
 
     const api = await createAccountWithKey(ctx, "sandbox", 1_000_000_000);
-    const live = await createKey(ctx, { accountId: api.accountId, environment: "live" });
+    const live = await createKey(ctx, { accountId: api.accountId, environment: "live" }, CLI_ORIGIN);
     await registerDlt(ctx, api.accountId, {
       senders: [SENDER],
       templates: [
@@ -345,11 +346,17 @@ describe.each(DIALECTS)("fuzzing the HTTP API on %s", (dialect: Dialect) => {
         { templateId: ORDER_TEMPLATE, content: "Dear {#name#}, your order {#order#} is ready." },
       ],
     });
-    await updateOtpSettings(ctx, api.accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: SENDER,
-      resend_cooldown_seconds: 0,
-    });
+    await updateOtpSettings(
+      ctx,
+      api.accountId,
+      "sandbox",
+      {
+        sms_template_id: OTP_TEMPLATE,
+        sms_sender: SENDER,
+        resend_cooldown_seconds: 0,
+      },
+      CLI_ORIGIN,
+    );
 
     // The dashboard is fuzzed as another account, so what it changes leaves the API's account alone.
     const dashboardEmail = `fuzz-${Date.now()}@example.com`;
@@ -358,7 +365,7 @@ describe.each(DIALECTS)("fuzzing the HTTP API on %s", (dialect: Dialect) => {
       senders: [SENDER],
       templates: [{ templateId: OTP_TEMPLATE, content: "{#otp#} is your code." }],
     });
-    const ownerKey = await createKey(ctx, { accountId: owner.id, environment: "sandbox" });
+    const ownerKey = await createKey(ctx, { accountId: owner.id, environment: "sandbox" }, CLI_ORIGIN);
     const session = await signIn(app, dashboardEmail, TEST_PASSWORD);
     const apiWebhook = await createWebhook(app, "/v2/webhooks", { authorization: `Bearer ${api.secret}` });
     const dashboardWebhook = await createWebhook(app, "/dashboard/api/webhooks?environment=sandbox", {

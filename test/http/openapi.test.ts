@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { DASHBOARD_ERROR_CODES } from "../../src/errors.js";
 import { updateOtpSettings } from "../../src/otp/settings.js";
@@ -218,10 +219,16 @@ describe.each(DIALECTS)("every request example of the document, sent as it is, o
         },
       ],
     });
-    await updateOtpSettings(ctx, account.accountId, "sandbox", {
-      sms_template_id: "1107161234567890999",
-      sms_sender: "DAKIYA",
-    });
+    await updateOtpSettings(
+      ctx,
+      account.accountId,
+      "sandbox",
+      {
+        sms_template_id: "1107161234567890999",
+        sms_sender: "DAKIYA",
+      },
+      CLI_ORIGIN,
+    );
   });
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { changeBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { claimIdempotencyKey, requestFingerprint } from "../../src/idempotency/idempotency.js";
@@ -202,7 +203,7 @@ describe.each(DIALECTS)("Idempotency-Key on %s", (dialect) => {
   it("is scoped to the account and the environment", async () => {
     const a = await createAccountWithKey(ctx, "sandbox", 100_000);
     const b = await createAccountWithKey(ctx, "sandbox", 100_000);
-    const aLive = await createKey(ctx, { accountId: a.accountId, environment: "live" });
+    const aLive = await createKey(ctx, { accountId: a.accountId, environment: "live" }, CLI_ORIGIN);
     await ctx.db
       .updateTable("balances")
       .set({ balance: 100_000 })

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { createKey, deleteKey, listKeys, rotateKey } from "../../src/keys/keys.js";
@@ -25,13 +26,15 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
 
   it("creates keys with a CSPRNG secret, stores only its SHA-256 and a display prefix", async () => {
     const accountId = await createTestAccount(ctx);
-    const live = await createKey(ctx, { accountId, environment: "live", label: "backend" });
-    const sandbox = await createKey(ctx, { accountId, environment: "sandbox" });
+    const live = await createKey(ctx, { accountId, environment: "live", label: "backend" }, CLI_ORIGIN);
+    const sandbox = await createKey(ctx, { accountId, environment: "sandbox" }, CLI_ORIGIN);
     expect(live.secret).toMatch(/^dk_live_[0-9A-Za-z]{32,}$/);
     expect(sandbox.secret).toMatch(/^dk_sandbox_[0-9A-Za-z]{32,}$/);
     expect(live.prefix).toBe(live.secret.slice(0, 12));
     expect(live.id).toMatch(/^key_/);
-    expect(live.secret).not.toBe((await createKey(ctx, { accountId, environment: "live" })).secret);
+    expect(live.secret).not.toBe(
+      (await createKey(ctx, { accountId, environment: "live" }, CLI_ORIGIN)).secret,
+    );
 
     const row = await ctx.db
       .selectFrom("api_keys")
@@ -54,7 +57,7 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
     expect(response.json()).toEqual({ environment: "sandbox", balance: "123.4500", currency: "INR" });
 
     const accountId = await createTestAccount(ctx);
-    const live = await createKey(ctx, { accountId, environment: "live" });
+    const live = await createKey(ctx, { accountId, environment: "live" }, CLI_ORIGIN);
     expect((await balance(app, bearer(live.secret))).json()).toEqual({
       environment: "live",
       balance: "0.0000",
@@ -116,7 +119,7 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
     expect((await balance(otherApp, bearer(secret))).statusCode).toBe(200);
     expect((await balance(app, bearer(secret))).statusCode).toBe(200);
 
-    await deleteKey(ctx, accountId, keyId);
+    await deleteKey(ctx, accountId, keyId, CLI_ORIGIN);
 
     const onOther = await balance(otherApp, bearer(secret));
     expect(onOther.statusCode).toBe(401);
@@ -127,14 +130,18 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
   it("deletes only keys of the account that owns them", async () => {
     const owner = await createAccountWithKey(ctx);
     const stranger = await createTestAccount(ctx);
-    await expect(deleteKey(ctx, stranger, owner.keyId)).rejects.toMatchObject({ code: "not_found" });
+    await expect(deleteKey(ctx, stranger, owner.keyId, CLI_ORIGIN)).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect((await balance(app, bearer(owner.secret))).statusCode).toBe(200);
-    await expect(deleteKey(ctx, owner.accountId, "key_unknown")).rejects.toMatchObject({ code: "not_found" });
+    await expect(deleteKey(ctx, owner.accountId, "key_unknown", CLI_ORIGIN)).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("rotates without grace: the new key works, the old one is refused at once", async () => {
     const { accountId, keyId, secret } = await createAccountWithKey(ctx, "live");
-    const { key, rotated } = await rotateKey(ctx, { accountId, keyId, graceSeconds: 0 });
+    const { key, rotated } = await rotateKey(ctx, { accountId, keyId, graceSeconds: 0 }, CLI_ORIGIN);
     expect(rotated).toBeNull();
     expect(key).toMatchObject({ environment: "live", label: "test" });
     expect((await balance(otherApp, bearer(secret))).statusCode).toBe(401);
@@ -144,7 +151,7 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
 
   it("rotates with a grace period: the old key works until it ends, then never again", async () => {
     const { accountId, keyId, secret } = await createAccountWithKey(ctx);
-    const { key, rotated } = await rotateKey(ctx, { accountId, keyId, graceSeconds: 3600 });
+    const { key, rotated } = await rotateKey(ctx, { accountId, keyId, graceSeconds: 3600 }, CLI_ORIGIN);
     expect(rotated?.expires_at).toBe(new Date(instances.clock.now().getTime() + 3600_000).toISOString());
     expect((await balance(app, bearer(secret))).statusCode).toBe(200);
     expect((await balance(app, bearer(key.secret))).statusCode).toBe(200);
@@ -154,14 +161,14 @@ describe.each(DIALECTS)("API keys and auth on %s", (dialect) => {
     expect((await balance(otherApp, bearer(secret))).statusCode).toBe(401);
     expect((await balance(otherApp, bearer(key.secret))).statusCode).toBe(200);
     expect((await listKeys(ctx, accountId)).map((k) => k.id)).toEqual([key.id]);
-    await expect(rotateKey(ctx, { accountId, keyId, graceSeconds: 0 })).rejects.toMatchObject({
+    await expect(rotateKey(ctx, { accountId, keyId, graceSeconds: 0 }, CLI_ORIGIN)).rejects.toMatchObject({
       code: "not_found",
     });
   });
 
   it("refuses grace periods other than 0, 1 h, 24 h and 7 days", async () => {
     const { accountId, keyId } = await createAccountWithKey(ctx);
-    await expect(rotateKey(ctx, { accountId, keyId, graceSeconds: 5 })).rejects.toMatchObject({
+    await expect(rotateKey(ctx, { accountId, keyId, graceSeconds: 5 }, CLI_ORIGIN)).rejects.toMatchObject({
       code: "invalid_request",
     });
     expect(await listKeys(ctx, accountId)).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { networkInterfaces } from "node:os";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { KeyScope } from "../../src/db/schema.js";
 import type { App } from "../../src/http/types.js";
@@ -51,7 +52,8 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
   });
 
   async function keyOf(scope: KeyScope, allowedIps: string[] | null = null): Promise<string> {
-    return (await createKey(ctx, { accountId, environment: "sandbox", scope, allowedIps })).secret;
+    return (await createKey(ctx, { accountId, environment: "sandbox", scope, allowedIps }, CLI_ORIGIN))
+      .secret;
   }
 
   async function call(
@@ -78,7 +80,7 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
   const pathOf = (route: RouteEntry) => route.path.replace(/:\w+/g, "x_scope_probe");
 
   it("gives a key the full scope and any address unless asked otherwise, and lists them", async () => {
-    const key = await createKey(ctx, { accountId, environment: "sandbox" });
+    const key = await createKey(ctx, { accountId, environment: "sandbox" }, CLI_ORIGIN);
     expect(key).toMatchObject({ scope: "full", allowed_ips: null });
     const listed = (await listKeys(ctx, accountId)).find((k) => k.id === key.id);
     expect(listed).toMatchObject({ scope: "full", allowed_ips: null });
@@ -204,12 +206,16 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
   });
 
   it("marks a key used only by the requests it may make", async () => {
-    const key = await createKey(ctx, {
-      accountId,
-      environment: "sandbox",
-      scope: "read",
-      allowedIps: ["10.0.0.0/8"],
-    });
+    const key = await createKey(
+      ctx,
+      {
+        accountId,
+        environment: "sandbox",
+        scope: "read",
+        allowedIps: ["10.0.0.0/8"],
+      },
+      CLI_ORIGIN,
+    );
     expect((await call(direct, key.secret, "GET", "/v2/balance")).status).toBe(403);
     const row = await ctx.db
       .selectFrom("api_keys")
@@ -232,13 +238,21 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
   });
 
   it("keeps the scope and allowlist through a rotation", async () => {
-    const old = await createKey(ctx, {
-      accountId,
-      environment: "sandbox",
-      scope: "send",
-      allowedIps: ["203.0.113.0/24", "2001:db8::/32"],
-    });
-    const { key, rotated } = await rotateKey(ctx, { accountId, keyId: old.id, graceSeconds: 3_600 });
+    const old = await createKey(
+      ctx,
+      {
+        accountId,
+        environment: "sandbox",
+        scope: "send",
+        allowedIps: ["203.0.113.0/24", "2001:db8::/32"],
+      },
+      CLI_ORIGIN,
+    );
+    const { key, rotated } = await rotateKey(
+      ctx,
+      { accountId, keyId: old.id, graceSeconds: 3_600 },
+      CLI_ORIGIN,
+    );
     expect(key).toMatchObject({ scope: "send", allowed_ips: ["203.0.113.0/24", "2001:db8::/32"] });
     expect(rotated).toMatchObject({ scope: "send", allowed_ips: ["203.0.113.0/24", "2001:db8::/32"] });
     const answer = await call(direct, key.secret, "GET", "/v2/balance");
@@ -247,7 +261,7 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
 
   it("refuses a bad scope or allowlist at creation with a 400 that says what to write", async () => {
     const attempt = (input: { scope?: string; allowedIps?: string[] }) =>
-      createKey(ctx, { accountId, environment: "sandbox", ...input }).then(
+      createKey(ctx, { accountId, environment: "sandbox", ...input }, CLI_ORIGIN).then(
         () => undefined,
         (error: { status: number; code: string; message: string; param?: string }) => error,
       );
@@ -264,11 +278,15 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
       status: 400,
       message: expect.stringContaining("at most 20"),
     });
-    const stored = await createKey(ctx, {
-      accountId,
-      environment: "sandbox",
-      allowedIps: ["2001:DB8:0:0::/32", "198.51.100.7", "198.51.100.7/32"],
-    });
+    const stored = await createKey(
+      ctx,
+      {
+        accountId,
+        environment: "sandbox",
+        allowedIps: ["2001:DB8:0:0::/32", "198.51.100.7", "198.51.100.7/32"],
+      },
+      CLI_ORIGIN,
+    );
     expect(stored.allowed_ips).toEqual(["2001:db8::/32", "198.51.100.7/32"]);
   });
 });

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from "fastify";
 import { describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { App } from "../../src/http/types.js";
 import { setKeyRateLimit } from "../../src/keys/keys.js";
 import { DIALECTS } from "../helpers/database.js";
@@ -93,12 +94,12 @@ describe.each(DIALECTS)("leased request tokens on %s", (dialect) => {
     expect(remaining(await balance(otherApp, secret))).toBeLessThan(BURST - 20);
 
     // A new rate applies on the key's next request, though the lease still had tokens.
-    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 60 });
+    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 60 }, CLI_ORIGIN);
     const slowed = await balance(app, secret);
     expect(slowed.statusCode).toBe(200);
     expect(Number(slowed.headers["ratelimit-limit"])).toBe(60);
 
-    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: null });
+    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: null }, CLI_ORIGIN);
     clock.advance(120);
     // Everything has refilled and the old lease has expired: the bucket is full again for all.
     const fresh = await balance(otherApp, secret);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { setKeyRateLimit } from "../../src/keys/keys.js";
 import { systemClock } from "../../src/lib/clock.js";
@@ -50,7 +51,7 @@ describe.skipIf(!LIVE)("per-key request limits across two server processes on po
   async function keyLimitedTo(perMinute: number): Promise<string> {
     if (!ctx) throw new Error("the context is opened in beforeAll");
     const { accountId, keyId, secret } = await createSendingAccount(ctx, CREDITS);
-    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: perMinute });
+    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: perMinute }, CLI_ORIGIN);
     return secret;
   }
 

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeBalance } from "../../src/accounts/ledger.js";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import { loadConfig } from "../../src/config.js";
 import type { AppContext } from "../../src/context.js";
 import type { Environment } from "../../src/db/schema.js";
@@ -108,7 +109,7 @@ describe.each(DIALECTS)("per-key request limits on %s", (dialect) => {
   it("counts per key: another key of the same account has its own bucket", async () => {
     const { app, ctx } = instances;
     const { accountId, secret } = await createAccountWithKey(ctx);
-    const other = await createKey(ctx, { accountId, environment: "sandbox" });
+    const other = await createKey(ctx, { accountId, environment: "sandbox" }, CLI_ORIGIN);
     for (let i = 0; i < 5; i++) await balance(app, secret);
     expect((await balance(app, secret)).statusCode).toBe(429);
     const fresh = await balance(app, other.secret);
@@ -119,7 +120,7 @@ describe.each(DIALECTS)("per-key request limits on %s", (dialect) => {
   it("applies a key's own rate, with a burst no larger than it, until it is set back to the default", async () => {
     const { app, ctx, clock } = instances;
     const { accountId, keyId, secret } = await createAccountWithKey(ctx);
-    const updated = await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 2 });
+    const updated = await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 2 }, CLI_ORIGIN);
     expect(updated.rate_limit).toBe(2);
     // 2 a minute: 30 s apart, at most 2 at once, full again a minute after both are taken.
     expect(rateHeaders(await balance(app, secret))).toEqual({ limit: 2, remaining: 1, reset: 30 });
@@ -130,20 +131,20 @@ describe.each(DIALECTS)("per-key request limits on %s", (dialect) => {
     expect((await balance(app, secret)).statusCode).toBe(429);
 
     // A faster key's burst is still the server's.
-    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 600 });
+    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 600 }, CLI_ORIGIN);
     clock.advance(60);
     expect(rateHeaders(await balance(app, secret))).toEqual({ limit: 5, remaining: 4, reset: 1 });
 
-    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: null });
+    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: null }, CLI_ORIGIN);
     clock.advance(60);
     expect(rateHeaders(await balance(app, secret))).toEqual({ limit: 5, remaining: 4, reset: 1 });
 
-    await expect(setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 0 })).rejects.toMatchObject({
+    await expect(setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 0 }, CLI_ORIGIN)).rejects.toMatchObject({
       code: "invalid_request",
       param: "rate_limit",
     });
     await expect(
-      setKeyRateLimit(ctx, { accountId, keyId: "key_unknown", rateLimit: 5 }),
+      setKeyRateLimit(ctx, { accountId, keyId: "key_unknown", rateLimit: 5 }, CLI_ORIGIN),
     ).rejects.toMatchObject({
       code: "not_found",
     });
@@ -152,8 +153,8 @@ describe.each(DIALECTS)("per-key request limits on %s", (dialect) => {
   it("keeps a key's own rate through a rotation", async () => {
     const { app, ctx } = instances;
     const { accountId } = await createAccountWithKey(ctx);
-    const key = await createKey(ctx, { accountId, environment: "sandbox", rateLimit: 1 });
-    const { key: rotated } = await rotateKey(ctx, { accountId, keyId: key.id, graceSeconds: 0 });
+    const key = await createKey(ctx, { accountId, environment: "sandbox", rateLimit: 1 }, CLI_ORIGIN);
+    const { key: rotated } = await rotateKey(ctx, { accountId, keyId: key.id, graceSeconds: 0 }, CLI_ORIGIN);
     expect(rotated.rate_limit).toBe(1);
     expect(rateHeaders(await balance(app, rotated.secret))).toEqual({ limit: 1, remaining: 0, reset: 60 });
   });
@@ -213,7 +214,7 @@ describe.each(DIALECTS)("per-key request limits on %s", (dialect) => {
     const { app, otherApp, ctx, clock } = instances;
     const { accountId, keyId, secret } = await createAccountWithKey(ctx);
     // Burst 5, refilled in 300 µs: any request timed more than that before another looks late.
-    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 1_000_000 });
+    await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 1_000_000 }, CLI_ORIGIN);
     clock.advance(1);
     expect(rateHeaders(await balance(otherApp, secret)).remaining).toBe(4);
     // The first instance reads a time from before that request, as after waiting for a connection.

@@ -35,7 +35,7 @@ describe("dakiya members commands", () => {
       expect(invited).toMatchObject({ email: "ops@example.com", role: "admin", status: "invited" });
       expect(invited.invite_url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/invite\/[0-9A-Za-z]{43}$/);
       const token = invited.invite_url.split("/").pop() as string;
-      await cli.withContext((ctx) => redeemLink(ctx, { token, password: NEW_PASSWORD }));
+      await cli.withContext((ctx) => redeemLink(ctx, { token, password: NEW_PASSWORD, clientAddress: null }));
 
       const listed = json<{ data: CliMember[] }>(
         await dakiya("--json", "members", "list", "--account", cli.accountId),
@@ -96,7 +96,7 @@ describe("dakiya members commands", () => {
       expect(reset.stdout).toMatch(/password no longer works/);
       const resetToken = /\/invite\/([0-9A-Za-z]{43})/.exec(reset.stdout)?.[1] as string;
       const after = await cli.withContext((ctx) =>
-        redeemLink(ctx, { token: resetToken, password: NEW_PASSWORD }),
+        redeemLink(ctx, { token: resetToken, password: NEW_PASSWORD, clientAddress: null }),
       );
       expect(after).toMatchObject({ email: "ops@example.com", role: "viewer" });
 

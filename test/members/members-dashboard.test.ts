@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { App } from "../../src/http/types.js";
 import { hashSecret } from "../../src/keys/secrets.js";
 import { INVITE_LIFETIME_SECONDS, inviteMember, issuePasswordReset } from "../../src/members/members.js";
@@ -87,12 +88,16 @@ describe.each(DIALECTS)("members on %s", (dialect) => {
   });
 
   it("refuses an invite link after 7 days, and an email that is already a member anywhere", async () => {
-    const link = await inviteMember(instances.ctx, {
-      accountId: owner.accountId,
-      email: `late-${dialect}@example.com`,
-      role: "viewer",
-      by: "owner",
-    });
+    const link = await inviteMember(
+      instances.ctx,
+      {
+        accountId: owner.accountId,
+        email: `late-${dialect}@example.com`,
+        role: "viewer",
+        by: "owner",
+      },
+      CLI_ORIGIN,
+    );
     instances.clock.advance(INVITE_LIFETIME_SECONDS + 1);
     const late = await app.inject({
       method: "POST",
@@ -218,10 +223,14 @@ describe.each(DIALECTS)("members on %s", (dialect) => {
 
   it("resets a password for the operator: the old one and every session stop at once, and the link sets a new one", async () => {
     const member = await signedInMember(instances.ctx, app, owner.accountId, "finance");
-    const reset = await issuePasswordReset(instances.ctx, {
-      accountId: owner.accountId,
-      email: member.email,
-    });
+    const reset = await issuePasswordReset(
+      instances.ctx,
+      {
+        accountId: owner.accountId,
+        email: member.email,
+      },
+      CLI_ORIGIN,
+    );
     const stale = await dashboardRequest(app, member, "GET", "/dashboard/api/overview?environment=live");
     expect(stale.statusCode).toBe(401);
     const oldPassword = await app.inject({

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/accounts/accounts.js";
 import { changeBalance } from "../../src/accounts/ledger.js";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { Dialect } from "../../src/db/schema.js";
 import { createKey } from "../../src/keys/keys.js";
@@ -99,8 +100,12 @@ describe.each(DIALECTS)("logs at trace level on %s", (dialect: Dialect) => {
     const log = createLogger("trace", { write: (line: string) => void lines.push(line) });
     ctx = await openTestContext(database.url, { log });
     const account = await createAccount(ctx, { email, password });
-    liveKey = keySecret((await createKey(ctx, { accountId: account.id, environment: "live" })).secret);
-    sandboxKey = keySecret((await createKey(ctx, { accountId: account.id, environment: "sandbox" })).secret);
+    liveKey = keySecret(
+      (await createKey(ctx, { accountId: account.id, environment: "live" }, CLI_ORIGIN)).secret,
+    );
+    sandboxKey = keySecret(
+      (await createKey(ctx, { accountId: account.id, environment: "sandbox" }, CLI_ORIGIN)).secret,
+    );
     for (const environment of ["live", "sandbox"] as const) {
       await changeBalance(ctx, {
         accountId: account.id,
@@ -114,11 +119,17 @@ describe.each(DIALECTS)("logs at trace level on %s", (dialect: Dialect) => {
       senders: [SENDER],
       templates: [{ templateId: OTP_TEMPLATE, content: "{#otp#} is your Dakiya code. Do not share it." }],
     });
-    await updateOtpSettings(ctx, account.id, "sandbox", {
-      sms_template_id: OTP_TEMPLATE,
-      sms_sender: SENDER,
-      resend_cooldown_seconds: 0,
-    });
+    await updateOtpSettings(
+      ctx,
+      account.id,
+      "sandbox",
+      {
+        sms_template_id: OTP_TEMPLATE,
+        sms_sender: SENDER,
+        resend_cooldown_seconds: 0,
+      },
+      CLI_ORIGIN,
+    );
     server = await startServer(await buildApp(ctx), ctx, { host: "127.0.0.1", port: 0, worker: {} });
   });
 

@@ -7,6 +7,7 @@ import pg from "pg";
 import smpp from "smpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { Dialect } from "../../src/db/schema.js";
 import type { App } from "../../src/http/types.js";
@@ -129,16 +130,22 @@ describe.each(DIALECTS)("GET /metrics on %s", (dialect) => {
     const happy = await startReceiver(() => 200);
     const failing = await startReceiver(() => 500);
     receivers.push(happy, failing);
-    await createEndpoint(ctx, scope, { url: happy.url, events: ["*"] });
-    await createEndpoint(ctx, scope, { url: failing.url, events: ["sms.failed"] });
+    await createEndpoint(ctx, scope, { url: happy.url, events: ["*"] }, CLI_ORIGIN);
+    await createEndpoint(ctx, scope, { url: failing.url, events: ["sms.failed"] }, CLI_ORIGIN);
     const poor = await createAccountWithKey(ctx, "sandbox", 0);
     await registerDlt(ctx, poor.accountId, {
       templates: [{ templateId: OTP_TEMPLATE_ID, content: "{#otp#} is your Dakiya code. Do not share it." }],
     });
-    await updateOtpSettings(ctx, poor.accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE_ID,
-      sms_sender: "DAKIYA",
-    });
+    await updateOtpSettings(
+      ctx,
+      poor.accountId,
+      "sandbox",
+      {
+        sms_template_id: OTP_TEMPLATE_ID,
+        sms_sender: "DAKIYA",
+      },
+      CLI_ORIGIN,
+    );
 
     const before = await scrape(app);
 

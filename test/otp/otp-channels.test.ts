@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { addSender, removeSender } from "../../src/dlt/senders.js";
 import type { App } from "../../src/http/types.js";
@@ -111,7 +112,7 @@ describe.each(DIALECTS)("OTP channels on %s", (dialect) => {
       expect(refused.json().error.code).toBe("channel_not_configured");
       expect(await stateOf(accountId)).toEqual(before);
 
-      await updateOtpSettings(live.ctx, accountId, "live", { whatsapp_template: "dakiya_otp" });
+      await updateOtpSettings(live.ctx, accountId, "live", { whatsapp_template: "dakiya_otp" }, CLI_ORIGIN);
       const to = nextNumber();
       const otp = await sendOk(secret, { to, channel: "whatsapp" }, live.app);
       await drainQueue(live.ctx);
@@ -187,15 +188,21 @@ describe.each(DIALECTS)("OTP channels on %s", (dialect) => {
   describe("a removed sender", () => {
     it("stops SMS OTPs under it: 422 channel_not_configured, nothing charged, no SMS fallback", async () => {
       const { accountId, secret } = await account();
-      await updateOtpSettings(ctx, accountId, "live", {
-        sms_template_id: OTP_TEMPLATE_ID,
-        sms_sender: "DAKIYA",
-      });
+      await updateOtpSettings(
+        ctx,
+        accountId,
+        "live",
+        {
+          sms_template_id: OTP_TEMPLATE_ID,
+          sms_sender: "DAKIYA",
+        },
+        CLI_ORIGIN,
+      );
       const pending = await sentOtp(secret);
       const withFallback = await sendOk(secret, { to: NO_RECEIPT, channel: "whatsapp", fallback: "sms" });
       await drainQueue(ctx);
 
-      const removed = await removeSender(ctx, accountId, "DAKIYA");
+      const removed = await removeSender(ctx, accountId, "DAKIYA", CLI_ORIGIN);
       clock.advance(30);
       const before = await stateOf(accountId);
       for (const body of [
@@ -223,9 +230,9 @@ describe.each(DIALECTS)("OTP channels on %s", (dialect) => {
       expect((await verifyOk(secret, pending.to, pending.code)).reason).toBe("approved");
 
       // Registering the header again does not put it back in the settings: that is chosen again.
-      await addSender(ctx, accountId, "DAKIYA");
+      await addSender(ctx, accountId, "DAKIYA", CLI_ORIGIN);
       expect((await send(secret, { to: nextNumber() })).statusCode).toBe(422);
-      await updateOtpSettings(ctx, accountId, "sandbox", { sms_sender: "DAKIYA" });
+      await updateOtpSettings(ctx, accountId, "sandbox", { sms_sender: "DAKIYA" }, CLI_ORIGIN);
       expect((await send(secret, { to: nextNumber() })).statusCode).toBe(200);
     });
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { otpCodeSlot } from "../../src/dlt/otp-slot.js";
 import { addTemplate } from "../../src/dlt/registry.js";
@@ -42,16 +43,20 @@ describe.each(DIALECTS)("OTP templates pasted from the DLT portal on %s", (diale
   });
 
   async function useTemplate(accountId: string, templateId: string, content: string) {
-    await addTemplate(ctx, {
-      accountId,
-      templateId,
-      entityId: TEST_ENTITY_ID,
-      name: `otp ${templateId}`,
-      category: "transactional",
-      senders: ["DAKIYA"],
-      content,
-    });
-    return updateOtpSettings(ctx, accountId, "sandbox", { sms_template_id: templateId });
+    await addTemplate(
+      ctx,
+      {
+        accountId,
+        templateId,
+        entityId: TEST_ENTITY_ID,
+        name: `otp ${templateId}`,
+        category: "transactional",
+        senders: ["DAKIYA"],
+        content,
+      },
+      CLI_ORIGIN,
+    );
+    return updateOtpSettings(ctx, accountId, "sandbox", { sms_template_id: templateId }, CLI_ORIGIN);
   }
 
   it.each([
@@ -111,14 +116,26 @@ describe.each(DIALECTS)("OTP templates pasted from the DLT portal on %s", (diale
     const { accountId } = await account();
     await useTemplate(accountId, "1107161234567899005", "{#var#} is your Dakiya code.");
     // Retyped on DLT after November 2025: still one slot, so the change is taken.
-    const retyped = await updateTemplate(ctx, accountId, "1107161234567899005", {
-      content: "{#numeric#} is your Dakiya code.",
-    });
+    const retyped = await updateTemplate(
+      ctx,
+      accountId,
+      "1107161234567899005",
+      {
+        content: "{#numeric#} is your Dakiya code.",
+      },
+      CLI_ORIGIN,
+    );
     expect(retyped.placeholders).toEqual(["numeric1"]);
     await expect(
-      updateTemplate(ctx, accountId, "1107161234567899005", {
-        content: "{#numeric#} is your code for {#var#}.",
-      }),
+      updateTemplate(
+        ctx,
+        accountId,
+        "1107161234567899005",
+        {
+          content: "{#numeric#} is your code for {#var#}.",
+        },
+        CLI_ORIGIN,
+      ),
     ).rejects.toMatchObject({ code: "invalid_request", param: "content" });
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { createKey } from "../../src/keys/keys.js";
@@ -203,11 +204,17 @@ describe.each(DIALECTS)("OTP verify on %s", (dialect) => {
       const { carrier, sent } = recordingCarrier("test-smsc");
       const live = await openOther({ liveCarriers: { sms: carrier } });
       const { accountId, secret } = await account();
-      const liveKey = await createKey(ctx, { accountId, environment: "live" });
-      await updateOtpSettings(ctx, accountId, "live", {
-        sms_template_id: OTP_TEMPLATE_ID,
-        sms_sender: "DAKIYA",
-      });
+      const liveKey = await createKey(ctx, { accountId, environment: "live" }, CLI_ORIGIN);
+      await updateOtpSettings(
+        ctx,
+        accountId,
+        "live",
+        {
+          sms_template_id: OTP_TEMPLATE_ID,
+          sms_sender: "DAKIYA",
+        },
+        CLI_ORIGIN,
+      );
       await ctx.db
         .updateTable("balances")
         .set({ balance: HUNDRED_RUPEES })

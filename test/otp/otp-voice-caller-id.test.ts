@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateAccount } from "../../src/accounts/update.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { sendDueFallbacks } from "../../src/otp/fallback.js";
@@ -69,7 +70,7 @@ describe.each(DIALECTS)("voice caller ID on %s", (dialect) => {
   describe("saving the setting", () => {
     it("a BFSI account: a number outside the 1600 series → 422 invalid_caller_id, nothing changed; a 1600-series one is saved", async () => {
       const { accountId } = await account({ environment: "live" });
-      await updateAccount(ctx, accountId, { bfsi: true });
+      await updateAccount(ctx, accountId, { bfsi: true }, CLI_ORIGIN);
       const session = await signedIn(accountId);
       const before = await getOtpSettings(ctx.db, accountId, "live");
 
@@ -119,7 +120,7 @@ describe.each(DIALECTS)("voice caller ID on %s", (dialect) => {
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json()).toMatchObject({ voice_caller_id: OPERATOR_FROM, bfsi: false });
 
-      await updateAccount(ctx, accountId, { bfsi: true });
+      await updateAccount(ctx, accountId, { bfsi: true }, CLI_ORIGIN);
       const refused = await patchSettings(session, { expiry_seconds: 300 });
       expect(refused.statusCode).toBe(422);
       expect(refused.json().error.code).toBe("invalid_caller_id");
@@ -132,8 +133,14 @@ describe.each(DIALECTS)("voice caller ID on %s", (dialect) => {
   describe("voice OTPs on a live loopback provider", () => {
     it("call from the account's caller ID when it set one, else from VOICE_FROM", async () => {
       const bank = await account({ environment: "live" });
-      await updateAccount(liveVoice.ctx, bank.accountId, { bfsi: true });
-      await updateOtpSettings(liveVoice.ctx, bank.accountId, "live", { voice_caller_id: BANK_CALLER_ID });
+      await updateAccount(liveVoice.ctx, bank.accountId, { bfsi: true }, CLI_ORIGIN);
+      await updateOtpSettings(
+        liveVoice.ctx,
+        bank.accountId,
+        "live",
+        { voice_caller_id: BANK_CALLER_ID },
+        CLI_ORIGIN,
+      );
       const shop = await account({ environment: "live" });
 
       const bankTo = nextNumber();
@@ -149,8 +156,14 @@ describe.each(DIALECTS)("voice caller ID on %s", (dialect) => {
     it("a BFSI account without a 1600-series caller ID → 422 channel_not_configured, saying why; nothing sent or charged", async () => {
       const { accountId, secret } = await account({ environment: "live" });
       // Set while the account was not BFSI: saved, but no longer one it may call from.
-      await updateOtpSettings(liveVoice.ctx, accountId, "live", { voice_caller_id: "+918041234567" });
-      await updateAccount(liveVoice.ctx, accountId, { bfsi: true });
+      await updateOtpSettings(
+        liveVoice.ctx,
+        accountId,
+        "live",
+        { voice_caller_id: "+918041234567" },
+        CLI_ORIGIN,
+      );
+      await updateAccount(liveVoice.ctx, accountId, { bfsi: true }, CLI_ORIGIN);
       const before = await stateOf(accountId);
       const to = nextNumber();
 
@@ -160,7 +173,7 @@ describe.each(DIALECTS)("voice caller ID on %s", (dialect) => {
       expect(ownRefused.json().error.message).toMatch(/1600-series.*\+918041234567, is not one/);
 
       // None set: the operator's VOICE_FROM is not 1600-series either.
-      await updateOtpSettings(liveVoice.ctx, accountId, "live", { voice_caller_id: null });
+      await updateOtpSettings(liveVoice.ctx, accountId, "live", { voice_caller_id: null }, CLI_ORIGIN);
       const refused = await send(secret, { to, channel: "voice" }, { target: liveVoice.app });
       expect(refused.statusCode, refused.body).toBe(422);
       expect(refused.json().error.code).toBe("channel_not_configured");
@@ -173,7 +186,7 @@ describe.each(DIALECTS)("voice caller ID on %s", (dialect) => {
     it("a BFSI account with none set calls from VOICE_FROM when that is 1600-series", async () => {
       const bankServer = await harness.openOther({ env: voiceEnv(REGULATOR_CALLER_ID) });
       const { accountId, secret } = await account({ environment: "live" });
-      await updateAccount(bankServer.ctx, accountId, { bfsi: true });
+      await updateAccount(bankServer.ctx, accountId, { bfsi: true }, CLI_ORIGIN);
       const to = nextNumber();
       await sendOk(secret, { to, channel: "voice" }, bankServer.app);
       await drainQueue(bankServer.ctx);
@@ -184,7 +197,7 @@ describe.each(DIALECTS)("voice caller ID on %s", (dialect) => {
   describe("in the sandbox", () => {
     it("holds BFSI accounts to the same rule, with the sandbox's own setting", async () => {
       const { accountId, secret } = await account();
-      await updateAccount(ctx, accountId, { bfsi: true });
+      await updateAccount(ctx, accountId, { bfsi: true }, CLI_ORIGIN);
       const before = await stateOf(accountId);
       for (const body of [{ channel: "voice" }, { channel: "sms", fallback: "voice" }]) {
         const refused = await send(secret, { to: nextNumber(), ...body });
@@ -194,7 +207,7 @@ describe.each(DIALECTS)("voice caller ID on %s", (dialect) => {
       }
       expect(await stateOf(accountId)).toEqual(before);
 
-      await updateOtpSettings(ctx, accountId, "sandbox", { voice_caller_id: BANK_CALLER_ID });
+      await updateOtpSettings(ctx, accountId, "sandbox", { voice_caller_id: BANK_CALLER_ID }, CLI_ORIGIN);
       await sendOk(secret, { to: nextNumber(), channel: "voice" });
     });
 
@@ -202,9 +215,9 @@ describe.each(DIALECTS)("voice caller ID on %s", (dialect) => {
       const sent = [];
       for (const bfsi of [true, false]) {
         const { accountId, secret } = await account();
-        await updateOtpSettings(ctx, accountId, "sandbox", { voice_caller_id: OPERATOR_FROM });
+        await updateOtpSettings(ctx, accountId, "sandbox", { voice_caller_id: OPERATOR_FROM }, CLI_ORIGIN);
         const otp = await sendOk(secret, { to: NO_RECEIPT, channel: "sms", fallback: "voice" });
-        await updateAccount(ctx, accountId, { bfsi });
+        await updateAccount(ctx, accountId, { bfsi }, CLI_ORIGIN);
         sent.push({ bfsi, otp, secret });
       }
       clock.advance(7);

@@ -21,6 +21,7 @@ import {
   WebhookVerificationError,
 } from "../../sdk/src/index.js";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { setKeyRateLimit } from "../../src/keys/keys.js";
@@ -134,10 +135,16 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
         { templateId: OTP_TEMPLATE_ID, content: OTP_TEMPLATE_CONTENT },
       ],
     });
-    await updateOtpSettings(ctx, created.accountId, "sandbox", {
-      sms_template_id: OTP_TEMPLATE_ID,
-      sms_sender: "DAKIYA",
-    });
+    await updateOtpSettings(
+      ctx,
+      created.accountId,
+      "sandbox",
+      {
+        sms_template_id: OTP_TEMPLATE_ID,
+        sms_sender: "DAKIYA",
+      },
+      CLI_ORIGIN,
+    );
     const recorder = recordingFetch();
     const dakiya = new Dakiya({ apiKey: created.secret, baseUrl, fetch: recorder.fetch, ...options.client });
     return { ...created, dakiya, sent: recorder.sent };
@@ -513,7 +520,7 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
 
     it("429 rate_limited over the key's request limit carries retry_after", async () => {
       const { dakiya, sent, accountId, keyId } = await account({ client: { maxRetries: 0 } });
-      await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 2 });
+      await setKeyRateLimit(ctx, { accountId, keyId, rateLimit: 2 }, CLI_ORIGIN);
       await dakiya.balance();
       await dakiya.balance();
       const error = await failure(dakiya.balance());

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { changeBalance } from "../../src/accounts/ledger.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { App } from "../../src/http/types.js";
 import { updateOtpSettings } from "../../src/otp/settings.js";
@@ -111,7 +112,13 @@ describe.each(DIALECTS)("what a refused or lenient send says (%s)", (dialect) =>
     expect(whatsapp.statusCode).toBe(402);
     expectInsufficient(whatsapp.json().error, "0.1000", "0.3500", secret, accountId);
 
-    await updateOtpSettings(ctx, accountId, "sandbox", { sms_template_id: OTP, sms_sender: "dakiya" });
+    await updateOtpSettings(
+      ctx,
+      accountId,
+      "sandbox",
+      { sms_template_id: OTP, sms_sender: "dakiya" },
+      CLI_ORIGIN,
+    );
     const viaSms = await post("/v2/otp/send", auth, { to: nextNumber() });
     expect(viaSms.statusCode).toBe(402);
     expectInsufficient(viaSms.json().error, "0.1000", "0.2500", secret, accountId);
@@ -144,10 +151,16 @@ describe.each(DIALECTS)("what a refused or lenient send says (%s)", (dialect) =>
     expect(mismatch.json().error.message).toContain("under OTHERS");
 
     // OTP settings take a header in any case, and keep it upper-case.
-    const settings = await updateOtpSettings(ctx, accountId, "sandbox", {
-      sms_template_id: OTP,
-      sms_sender: "Dakiya",
-    });
+    const settings = await updateOtpSettings(
+      ctx,
+      accountId,
+      "sandbox",
+      {
+        sms_template_id: OTP,
+        sms_sender: "Dakiya",
+      },
+      CLI_ORIGIN,
+    );
     expect(settings.sms_sender).toBe("DAKIYA");
     const otp = await post("/v2/otp/send", auth, { to: nextNumber() });
     expect(otp.statusCode, otp.body).toBe(200);

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { addCtaEntry } from "../../src/dlt/cta/store.js";
 import type { App } from "../../src/http/types.js";
@@ -82,7 +83,7 @@ describe.each(DIALECTS)("CTA whitelist on sends on %s", (dialect) => {
 
   it("refuses a link outside the whitelist before charging, and sends those inside it", async () => {
     const { accountId, secret } = await account();
-    await addCtaEntry(ctx, accountId, "url", "https://dky.in/");
+    await addCtaEntry(ctx, accountId, "url", "https://dky.in/", CLI_ORIGIN);
     const before = await sendStateOf(ctx.db, accountId);
 
     for (const [name, value] of [
@@ -107,7 +108,7 @@ describe.each(DIALECTS)("CTA whitelist on sends on %s", (dialect) => {
 
   it("refuses a callback number outside the whitelist once the account has one, national forms compared as +91", async () => {
     const { accountId, secret } = await account();
-    await addCtaEntry(ctx, accountId, "number", "+9118001234567");
+    await addCtaEntry(ctx, accountId, "number", "+9118001234567", CLI_ORIGIN);
     for (const cbn1 of ["1800-123-4567", "01800 123 4567", "+91 1800 123 4567"]) {
       const sent = await send(secret, ctaBody({ cbn1 }));
       expect(sent.statusCode, `${cbn1}: ${sent.body}`).toBe(202);
@@ -123,8 +124,8 @@ describe.each(DIALECTS)("CTA whitelist on sends on %s", (dialect) => {
 
   it("refuses each batch item on its own, charging only what it sends", async () => {
     const { accountId, secret } = await account();
-    await addCtaEntry(ctx, accountId, "url", "https://dky.in/app/");
-    await addCtaEntry(ctx, accountId, "number", "+9118001234567");
+    await addCtaEntry(ctx, accountId, "url", "https://dky.in/app/", CLI_ORIGIN);
+    await addCtaEntry(ctx, accountId, "number", "+9118001234567", CLI_ORIGIN);
     const before = await sendStateOf(ctx.db, accountId);
     const answer = await batch(secret, [
       ctaBody({ url1: "https://dky.in/app/a", urlott1: "https://dky.in/app/b" }),
@@ -154,7 +155,7 @@ describe.each(DIALECTS)("CTA whitelist on sends on %s", (dialect) => {
     expect(await sendStateOf(ctx.db, accountId)).toEqual(before);
 
     // Through the strict process, whose cache then forgets the account at once.
-    await addCtaEntry(strictCtx, accountId, "url", "https://dky.in/");
+    await addCtaEntry(strictCtx, accountId, "url", "https://dky.in/", CLI_ORIGIN);
     const noNumber = await send(secret, ctaBody(), strict);
     expect(noNumber.json().error).toMatchObject({ code: "cta_not_whitelisted", param: "variables.cbn1" });
 
@@ -168,8 +169,8 @@ describe.each(DIALECTS)("CTA whitelist on sends on %s", (dialect) => {
 
   it("under off, nothing is checked", async () => {
     const { accountId, secret } = await account();
-    await addCtaEntry(ctx, accountId, "url", "https://dky.in/");
-    await addCtaEntry(ctx, accountId, "number", "+9118001234567");
+    await addCtaEntry(ctx, accountId, "url", "https://dky.in/", CLI_ORIGIN);
+    await addCtaEntry(ctx, accountId, "number", "+9118001234567", CLI_ORIGIN);
     const sent = await send(
       secret,
       ctaBody({ url1: "https://evil.example.com/", cbn1: "+12025550123" }),
@@ -180,7 +181,7 @@ describe.each(DIALECTS)("CTA whitelist on sends on %s", (dialect) => {
 
   it("reads the whitelist through the settings cache, and only for templates with a CTA slot", async () => {
     const { accountId, secret } = await account();
-    await addCtaEntry(ctx, accountId, "url", "https://dky.in/");
+    await addCtaEntry(ctx, accountId, "url", "https://dky.in/", CLI_ORIGIN);
     const read = vi.spyOn(ctx.settingsCache, "read");
     try {
       const plain = await send(secret, {
@@ -208,7 +209,7 @@ describe.each(DIALECTS)("CTA whitelist on sends on %s", (dialect) => {
         .execute();
       expect((await send(secret, ctaBody())).statusCode).toBe(202);
       // ...while a change made through this process is seen at once.
-      await addCtaEntry(ctx, accountId, "url", "https://third.example.com/");
+      await addCtaEntry(ctx, accountId, "url", "https://third.example.com/", CLI_ORIGIN);
       const refused = await send(secret, ctaBody());
       expect(refused.json().error).toMatchObject({ code: "cta_not_whitelisted", param: "variables.url1" });
     } finally {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { Environment } from "../../src/db/schema.js";
 import type { Carrier, OutboundMessage } from "../../src/delivery/carrier.js";
@@ -610,7 +611,7 @@ describe.each(DIALECTS)("SMS send and delivery on %s", (dialect) => {
       const { carrier, sent } = recordingCarrier();
       const live = await openOther({ liveCarriers: { sms: carrier } });
       const { accountId, secret } = await account("live");
-      const sandboxKey = await createKey(ctx, { accountId, environment: "sandbox" });
+      const sandboxKey = await createKey(ctx, { accountId, environment: "sandbox" }, CLI_ORIGIN);
       await ctx.db
         .updateTable("balances")
         .set({ balance: 50_000 })
@@ -739,7 +740,7 @@ describe.each(DIALECTS)("SMS send and delivery on %s", (dialect) => {
   describe("isolation", () => {
     it("a message is visible only to its account and environment", async () => {
       const a = await account();
-      const aLive = await createKey(ctx, { accountId: a.accountId, environment: "live" });
+      const aLive = await createKey(ctx, { accountId: a.accountId, environment: "live" }, CLI_ORIGIN);
       const b = await account();
       const message = await sendOk(a.secret, VALID);
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { recordEvent } from "../../src/events/outbox.js";
 import type { App } from "../../src/http/types.js";
@@ -115,7 +116,7 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
     const first = (await create(secret, { url: PUBLIC_URL, events: ["otp.sent"] })).json<Endpoint>();
     instances.clock.advance(1);
     const second = (await create(secret, { url: `${PUBLIC_URL}/2`, events: ["*"] })).json<Endpoint>();
-    const live = await createKey(ctx, { accountId, environment: "live", label: null });
+    const live = await createKey(ctx, { accountId, environment: "live", label: null }, CLI_ORIGIN);
     await create(live.secret, { url: PUBLIC_URL });
 
     const list = await call(secret, "GET", "/v2/webhooks");
@@ -193,7 +194,11 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
     const owner = await createAccountWithKey(ctx, "sandbox");
     const endpoint = (await create(owner.secret, { url: PUBLIC_URL })).json<Endpoint>();
     const stranger = await createAccountWithKey(ctx, "sandbox");
-    const ownLive = await createKey(ctx, { accountId: owner.accountId, environment: "live", label: null });
+    const ownLive = await createKey(
+      ctx,
+      { accountId: owner.accountId, environment: "live", label: null },
+      CLI_ORIGIN,
+    );
 
     for (const other of [stranger.secret, ownLive.secret]) {
       const attempts: Array<["GET" | "PATCH" | "DELETE" | "POST", string, object?]> = [
@@ -227,7 +232,7 @@ describe.each(DIALECTS)("webhook endpoints API on %s", (dialect) => {
     beforeAll(async () => {
       const { accountId, secret } = await createAccountWithKey(ctx, "sandbox");
       sandboxKey = secret;
-      liveKey = (await createKey(ctx, { accountId, environment: "live", label: null })).secret;
+      liveKey = (await createKey(ctx, { accountId, environment: "live", label: null }, CLI_ORIGIN)).secret;
     });
 
     const refused = async (key: string, url: string) => {

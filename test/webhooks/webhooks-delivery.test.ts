@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import type { Environment, EventType } from "../../src/db/schema.js";
 import { recordEvent } from "../../src/events/outbox.js";
@@ -303,7 +304,7 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
   });
 
   const createEndpointIn = (accountId: string, environment: Environment, url: string) =>
-    createEndpoint(ctx, { accountId, environment }, { url, events: [ALL_EVENTS] });
+    createEndpoint(ctx, { accountId, environment }, { url, events: [ALL_EVENTS] }, CLI_ORIGIN);
 
   it("retries a failed delivery with the same webhook-id, and the attempts show both", async () => {
     const flaky = await receiver((_request, index) => (index === 0 ? 500 : 200));

@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import type { AppContext } from "../../src/context.js";
 import { recordEvent } from "../../src/events/outbox.js";
 import { sendSms } from "../../src/sms/send.js";
@@ -64,6 +65,7 @@ describe.each(DIALECTS)("webhook dispatchers side by side on %s", (dialect) => {
         ctx,
         { accountId, environment: "sandbox" },
         { url: receiver.url },
+        CLI_ORIGIN,
       );
       endpoints.push({ receiver, endpoint });
     }
@@ -159,6 +161,7 @@ describe.each(DIALECTS)("a webhook worker killed mid-delivery on %s", (dialect) 
         ctx,
         { accountId, environment: "sandbox" },
         { url: receiver.url, events: ["sms.delivered"] },
+        CLI_ORIGIN,
       );
       const messages: string[] = [];
       for (let i = 0; i < 20; i++) {

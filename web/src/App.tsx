@@ -3,6 +3,7 @@ import { Loading } from "./components/Feedback";
 import { Layout } from "./components/Layout";
 import { AcceptInvitePage } from "./pages/AcceptInvite";
 import { ApiKeysPage } from "./pages/ApiKeys";
+import { AuditLogPage } from "./pages/AuditLog";
 import { MessageDetailPage } from "./pages/MessageDetail";
 import { MessagesPage } from "./pages/Messages";
 import { NotFoundPage } from "./pages/NotFound";
@@ -38,6 +39,7 @@ export function App() {
           <Route path="developers/webhooks" element={<WebhooksPage />} />
           <Route path="developers/webhooks/:id" element={<WebhookDetailPage />} />
           <Route path="settings/team" element={<TeamPage />} />
+          <Route path="settings/audit" element={<AuditLogPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Route>

@@ -221,6 +221,34 @@ export interface DateRange {
   to?: string | undefined;
 }
 
+/** A value a before/after snapshot of the audit log holds. */
+export type AuditValue = string | number | boolean | null | string[];
+
+/** One change of the audit log (docs/audit.md). */
+export interface AuditEntry {
+  id: string;
+  created_at: string;
+  actor: { type: "member" | "key" | "cli"; id: string | null; label: string | null };
+  action: string;
+  target: { type: string; id: string | null };
+  environment: Environment | null;
+  client_address: string | null;
+  before: Record<string, AuditValue> | null;
+  after: Record<string, AuditValue> | null;
+}
+
+export interface AuditFilters {
+  action?: string | undefined;
+  actor?: string | undefined;
+  target?: string | undefined;
+  /** RFC 3339, included. */
+  created_after?: string | undefined;
+  /** RFC 3339, excluded. */
+  created_before?: string | undefined;
+  starting_after?: string | undefined;
+  limit?: number | undefined;
+}
+
 export interface SandboxDelivery {
   id: string;
   message_id: string;
@@ -549,6 +577,9 @@ export const api = {
       query: { environment },
       body: {},
     }),
+
+  listAudit: (filters: AuditFilters, signal?: AbortSignal) =>
+    request<{ data: AuditEntry[]; has_more: boolean }>("GET", "/audit", { query: { ...filters }, signal }),
 
   sandboxInbox: (limit: number, signal?: AbortSignal) =>
     request<{ data: SandboxDelivery[] }>("GET", "/sandbox/messages", { query: { limit }, signal }),

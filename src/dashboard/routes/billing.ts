@@ -5,6 +5,7 @@ import {
   setLowBalanceThreshold,
   THRESHOLD_RANGE,
 } from "../../accounts/low-balance.js";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import { ApiError } from "../../errors.js";
 import type { App } from "../../http/types.js";
@@ -45,6 +46,7 @@ export function billingRoutes(app: App, ctx: AppContext): void {
         ctx,
         { accountId: sessionOf(request).accountId, environment: request.query.environment },
         threshold,
+        dashboardActor(request),
       );
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import { MAX_URL_PREFIX_LENGTH } from "../../dlt/cta/entries.js";
 import { addCtaEntry, listCtaEntries, removeCtaEntry } from "../../dlt/cta/store.js";
@@ -24,7 +25,15 @@ export function ctaRoutes(app: App, ctx: AppContext): void {
   app.post("/dashboard/api/cta", { schema: { ...HIDDEN, body: CtaEntryInput } }, async (request, reply) =>
     reply
       .code(201)
-      .send(await addCtaEntry(ctx, sessionOf(request).accountId, request.body.kind, request.body.value)),
+      .send(
+        await addCtaEntry(
+          ctx,
+          sessionOf(request).accountId,
+          request.body.kind,
+          request.body.value,
+          dashboardActor(request),
+        ),
+      ),
   );
 
   // The entry goes in the query: a URL does not fit in a path segment.
@@ -32,7 +41,13 @@ export function ctaRoutes(app: App, ctx: AppContext): void {
     "/dashboard/api/cta",
     { schema: { ...HIDDEN, querystring: CtaEntryInput } },
     async (request, reply) => {
-      await removeCtaEntry(ctx, sessionOf(request).accountId, request.query.kind, request.query.value);
+      await removeCtaEntry(
+        ctx,
+        sessionOf(request).accountId,
+        request.query.kind,
+        request.query.value,
+        dashboardActor(request),
+      );
       return reply.code(204).send();
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
 import { createKey, deleteKey, listKeys, MAX_LABEL_LENGTH, rotateKey } from "../../keys/keys.js";
@@ -39,7 +40,11 @@ export function keyRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { allowed_ips: allowedIps, ...rest } = request.body;
-      const key = await createKey(ctx, { accountId: sessionOf(request).accountId, ...rest, allowedIps });
+      const key = await createKey(
+        ctx,
+        { accountId: sessionOf(request).accountId, ...rest, allowedIps },
+        dashboardActor(request),
+      );
       return reply.code(201).send(key);
     },
   );
@@ -54,18 +59,22 @@ export function keyRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      rotateKey(ctx, {
-        accountId: sessionOf(request).accountId,
-        keyId: request.params.id,
-        graceSeconds: request.body.grace_seconds,
-      }),
+      rotateKey(
+        ctx,
+        {
+          accountId: sessionOf(request).accountId,
+          keyId: request.params.id,
+          graceSeconds: request.body.grace_seconds,
+        },
+        dashboardActor(request),
+      ),
   );
 
   app.delete(
     "/dashboard/api/keys/:id",
     { schema: { ...HIDDEN, params: KeyParams } },
     async (request, reply) => {
-      await deleteKey(ctx, sessionOf(request).accountId, request.params.id);
+      await deleteKey(ctx, sessionOf(request).accountId, request.params.id, dashboardActor(request));
       return reply.code(204).send();
     },
   );

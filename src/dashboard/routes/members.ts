@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
 import {
@@ -41,11 +42,15 @@ export function memberRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const link = await inviteMember(ctx, {
-        ...request.body,
-        accountId: session.accountId,
-        by: session.role,
-      });
+      const link = await inviteMember(
+        ctx,
+        {
+          ...request.body,
+          accountId: session.accountId,
+          by: session.role,
+        },
+        dashboardActor(request),
+      );
       return reply.code(201).send({
         ...link.member,
         invite_url: inviteUrl(ctx, request, link),
@@ -65,12 +70,16 @@ export function memberRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const session = sessionOf(request);
-      return changeRole(ctx, {
-        accountId: session.accountId,
-        memberId: request.params.id,
-        role: request.body.role,
-        by: session.role,
-      });
+      return changeRole(
+        ctx,
+        {
+          accountId: session.accountId,
+          memberId: request.params.id,
+          role: request.body.role,
+          by: session.role,
+        },
+        dashboardActor(request),
+      );
     },
   );
 
@@ -79,11 +88,15 @@ export function memberRoutes(app: App, ctx: AppContext): void {
     { schema: { ...HIDDEN, params: MemberParams } },
     async (request, reply) => {
       const session = sessionOf(request);
-      await removeMember(ctx, {
-        accountId: session.accountId,
-        memberId: request.params.id,
-        by: session.role,
-      });
+      await removeMember(
+        ctx,
+        {
+          accountId: session.accountId,
+          memberId: request.params.id,
+          by: session.role,
+        },
+        dashboardActor(request),
+      );
       return reply.code(204).send();
     },
   );

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { getAccount } from "../../accounts/update.js";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
 import { getOtpSettings, type OtpSettings, updateOtpSettings } from "../../otp/settings.js";
@@ -72,7 +73,7 @@ export function otpSettingsRoutes(app: App, ctx: AppContext): void {
       return settingsView(
         ctx,
         accountId,
-        await updateOtpSettings(ctx, accountId, request.query.environment, change),
+        await updateOtpSettings(ctx, accountId, request.query.environment, change, dashboardActor(request)),
       );
     },
   );

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { addCredits, getBalance } from "../../accounts/ledger.js";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import { ApiError } from "../../errors.js";
 import type { App } from "../../http/types.js";
@@ -49,13 +50,17 @@ export function overviewRoutes(app: App, ctx: AppContext): void {
           "amount",
         );
       }
-      const entry = await addCredits(ctx, {
-        accountId: sessionOf(request).accountId,
-        environment: "sandbox",
-        amount,
-        reason: "sandbox_top_up",
-        reference: null,
-      });
+      const entry = await addCredits(
+        ctx,
+        {
+          accountId: sessionOf(request).accountId,
+          environment: "sandbox",
+          amount,
+          reason: "sandbox_top_up",
+          reference: null,
+        },
+        dashboardActor(request),
+      );
       return {
         environment: "sandbox" as const,
         balance: formatInr(entry.balanceAfter),

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import { addTemplate, listTemplates, setTemplateStatus } from "../../dlt/registry.js";
 import { addSender, listSenders, removeSender } from "../../dlt/senders.js";
@@ -33,14 +34,18 @@ export function registryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await addSender(ctx, sessionOf(request).accountId, request.body.sender)),
+      reply
+        .code(201)
+        .send(
+          await addSender(ctx, sessionOf(request).accountId, request.body.sender, dashboardActor(request)),
+        ),
   );
 
   app.delete(
     "/dashboard/api/senders/:sender",
     { schema: { ...HIDDEN, params: Type.Object({ sender: Type.String({ maxLength: 32 }) }) } },
     async (request, reply) => {
-      await removeSender(ctx, sessionOf(request).accountId, request.params.sender);
+      await removeSender(ctx, sessionOf(request).accountId, request.params.sender, dashboardActor(request));
       return reply.code(204).send();
     },
   );
@@ -70,13 +75,17 @@ export function registryRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { template_id, entity_id, variables_justification, ...rest } = request.body;
-      const template = await addTemplate(ctx, {
-        accountId: sessionOf(request).accountId,
-        templateId: template_id,
-        entityId: entity_id,
-        variablesJustification: variables_justification ?? null,
-        ...rest,
-      });
+      const template = await addTemplate(
+        ctx,
+        {
+          accountId: sessionOf(request).accountId,
+          templateId: template_id,
+          entityId: entity_id,
+          variablesJustification: variables_justification ?? null,
+          ...rest,
+        },
+        dashboardActor(request),
+      );
       return reply.code(201).send(template);
     },
   );
@@ -102,11 +111,19 @@ export function registryRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const { entity_id, variables_justification, ...rest } = request.body;
-      return updateTemplate(ctx, sessionOf(request).accountId, request.params.template_id, {
-        ...rest,
-        ...(entity_id === undefined ? {} : { entityId: entity_id }),
-        ...(variables_justification === undefined ? {} : { variablesJustification: variables_justification }),
-      });
+      return updateTemplate(
+        ctx,
+        sessionOf(request).accountId,
+        request.params.template_id,
+        {
+          ...rest,
+          ...(entity_id === undefined ? {} : { entityId: entity_id }),
+          ...(variables_justification === undefined
+            ? {}
+            : { variablesJustification: variables_justification }),
+        },
+        dashboardActor(request),
+      );
     },
   );
 
@@ -114,7 +131,12 @@ export function registryRoutes(app: App, ctx: AppContext): void {
     "/dashboard/api/templates/:template_id",
     { schema: { ...HIDDEN, params: TemplateIdParams } },
     async (request, reply) => {
-      await removeTemplate(ctx, sessionOf(request).accountId, request.params.template_id);
+      await removeTemplate(
+        ctx,
+        sessionOf(request).accountId,
+        request.params.template_id,
+        dashboardActor(request),
+      );
       return reply.code(204).send();
     },
   );
@@ -132,6 +154,12 @@ export function registryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      setTemplateStatus(ctx, sessionOf(request).accountId, request.params.template_id, request.body.status),
+      setTemplateStatus(
+        ctx,
+        sessionOf(request).accountId,
+        request.params.template_id,
+        request.body.status,
+        dashboardActor(request),
+      ),
   );
 }

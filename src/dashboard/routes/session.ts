@@ -39,12 +39,11 @@ export function sessionRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const account = await createFirstAccount(ctx, request.body);
       const owner = await findMember(ctx.db, account.id, { email: account.email });
-      const { token, session } = await openSession(ctx, {
-        memberId: owner.id,
-        accountId: account.id,
-        email: owner.email,
-        role: owner.role,
-      });
+      const { token, session } = await openSession(
+        ctx,
+        { memberId: owner.id, accountId: account.id, email: owner.email, role: owner.role },
+        request.ip,
+      );
       setSessionCookie(request, reply, ctx, token);
       return reply.code(201).send(sessionView(session));
     },
@@ -57,7 +56,7 @@ export function sessionRoutes(app: App, ctx: AppContext): void {
     { schema: { ...HIDDEN, body: Credentials }, config: { signedOut: true } },
     async (request, reply) => {
       const member = await verifyCredentials(ctx, { ...request.body, clientAddress: request.ip });
-      const { token, session } = await openSession(ctx, member);
+      const { token, session } = await openSession(ctx, member, request.ip);
       setSessionCookie(request, reply, ctx, token);
       return sessionView(session);
     },
@@ -74,8 +73,8 @@ export function sessionRoutes(app: App, ctx: AppContext): void {
     "/dashboard/api/invites/accept",
     { schema: { ...HIDDEN, body: LinkRedemption }, config: { signedOut: true } },
     async (request, reply) => {
-      const member = await redeemLink(ctx, request.body);
-      const { token, session } = await openSession(ctx, member);
+      const member = await redeemLink(ctx, { ...request.body, clientAddress: request.ip });
+      const { token, session } = await openSession(ctx, member, request.ip);
       setSessionCookie(request, reply, ctx, token);
       return sessionView(session);
     },

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { getAccount, updateAccount } from "../../accounts/update.js";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import { MAX_TM_CHAIN, peTmChainHash } from "../../dlt/tm-chain.js";
 import type { App } from "../../http/types.js";
@@ -53,7 +54,7 @@ export function tmChainRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const { accountId } = sessionOf(request);
-      await updateAccount(ctx, accountId, { tmChain: request.body.tm_chain });
+      await updateAccount(ctx, accountId, { tmChain: request.body.tm_chain }, dashboardActor(request));
       return chainView(ctx, accountId);
     },
   );

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import type { Environment } from "../../db/schema.js";
 import type { App } from "../../http/types.js";
@@ -51,7 +52,12 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const endpoint = await createEndpoint(ctx, scopeOf(request, request.query.environment), request.body);
+      const endpoint = await createEndpoint(
+        ctx,
+        scopeOf(request, request.query.environment),
+        request.body,
+        dashboardActor(request),
+      );
       return reply.code(201).send(endpoint);
     },
   );
@@ -84,7 +90,13 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
       const { description, ...rest } = request.body;
       // A description cleared in the form arrives empty: it means "none".
       const change = description === undefined ? rest : { ...rest, description: description || null };
-      return updateEndpoint(ctx, scopeOf(request, request.query.environment), request.params.id, change);
+      return updateEndpoint(
+        ctx,
+        scopeOf(request, request.query.environment),
+        request.params.id,
+        change,
+        dashboardActor(request),
+      );
     },
   );
 
@@ -92,7 +104,12 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
     "/dashboard/api/webhooks/:id",
     { schema: { ...HIDDEN, params: EndpointParams, querystring: EnvironmentQuery } },
     async (request, reply) => {
-      await deleteEndpoint(ctx, scopeOf(request, request.query.environment), request.params.id);
+      await deleteEndpoint(
+        ctx,
+        scopeOf(request, request.query.environment),
+        request.params.id,
+        dashboardActor(request),
+      );
       return reply.code(204).send();
     },
   );
@@ -100,7 +117,13 @@ export function webhookRoutes(app: App, ctx: AppContext): void {
   app.post(
     "/dashboard/api/webhooks/:id/rotate-secret",
     { schema: { ...HIDDEN, params: EndpointParams, querystring: EnvironmentQuery } },
-    async (request) => rotateSecret(ctx, scopeOf(request, request.query.environment), request.params.id),
+    async (request) =>
+      rotateSecret(
+        ctx,
+        scopeOf(request, request.query.environment),
+        request.params.id,
+        dashboardActor(request),
+      ),
   );
 
   app.post(

@@ -3,6 +3,9 @@
  * sends through the settings cache (compiled once per read, not per send).
  */
 import { requireAccountExists } from "../../accounts/accounts.js";
+import { recordAudit } from "../../audit/record.js";
+import { ctaEntrySnapshot } from "../../audit/snapshots.js";
+import type { ChangeOrigin } from "../../audit/types.js";
 import type { AppContext } from "../../context.js";
 import type { CtaKind } from "../../db/schema.js";
 import { inTransaction } from "../../db/transaction.js";
@@ -27,6 +30,7 @@ export async function addCtaEntry(
   accountId: string,
   kind: CtaKind,
   raw: string,
+  origin: ChangeOrigin,
 ): Promise<CtaEntryView> {
   const entry = parseCtaEntry(kind, raw);
   const row = { account_id: accountId, kind, value: entry.value, created_at: isoNow(ctx.clock) };
@@ -53,6 +57,14 @@ export async function addCtaEntry(
         "value",
       );
     }
+    await recordAudit(trx, ctx.clock, {
+      accountId,
+      environment: null,
+      origin,
+      action: "cta_entry.created",
+      target: { type: "cta_entry", id: `${kind}:${entry.value}` },
+      after: ctaEntrySnapshot(entry),
+    });
   });
   ctx.settingsCache.forget(accountId);
   return { kind, value: row.value, created_at: row.created_at };
@@ -76,17 +88,28 @@ export async function removeCtaEntry(
   accountId: string,
   kind: CtaKind,
   raw: string,
+  origin: ChangeOrigin,
 ): Promise<{ kind: CtaKind; value: string }> {
   const entry = parseCtaEntry(kind, raw);
-  const result = await ctx.db
-    .deleteFrom("cta_entries")
-    .where("account_id", "=", accountId)
-    .where("kind", "=", kind)
-    .where("value", "=", entry.value)
-    .executeTakeFirst();
-  if (result.numDeletedRows === 0n) {
-    throw new ApiError("not_found", `${describe(entry)} is not whitelisted for this account.`, "value");
-  }
+  await inTransaction(ctx, async (trx) => {
+    const result = await trx
+      .deleteFrom("cta_entries")
+      .where("account_id", "=", accountId)
+      .where("kind", "=", kind)
+      .where("value", "=", entry.value)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n) {
+      throw new ApiError("not_found", `${describe(entry)} is not whitelisted for this account.`, "value");
+    }
+    await recordAudit(trx, ctx.clock, {
+      accountId,
+      environment: null,
+      origin,
+      action: "cta_entry.deleted",
+      target: { type: "cta_entry", id: `${kind}:${entry.value}` },
+      before: ctaEntrySnapshot(entry),
+    });
+  });
   ctx.settingsCache.forget(accountId);
   return { kind, value: entry.value };
 }

@@ -5,6 +5,7 @@ import { formatInr } from "../format";
 import { LowBalanceProvider, useLowBalance } from "../low-balance";
 import { useSession, useSignedIn } from "../session";
 import {
+  AuditIcon,
   InboxIcon,
   KeyIcon,
   LedgerIcon,
@@ -73,7 +74,10 @@ const NAV: NavGroup[] = [
   },
   {
     title: "Settings",
-    items: [{ to: "/settings/team", label: "Team", icon: <TeamIcon />, reads: "GET /dashboard/api/members" }],
+    items: [
+      { to: "/settings/team", label: "Team", icon: <TeamIcon />, reads: "GET /dashboard/api/members" },
+      { to: "/settings/audit", label: "Audit log", icon: <AuditIcon />, reads: "GET /dashboard/api/audit" },
+    ],
   },
 ];
 

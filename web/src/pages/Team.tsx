@@ -165,9 +165,11 @@ export function TeamPage() {
           onClose={() => setRemoving(undefined)}
           onConfirm={async () => {
             await api.removeMember(removing.id);
+            members.setData((current) =>
+              current ? { data: current.data.filter((m) => m.id !== removing.id) } : current,
+            );
             setRemoving(undefined);
             setNotice(`${removing.email} was removed; their sessions have ended.`);
-            members.reload();
           }}
         >
           <p>They are signed out at once and can no longer sign in to this account.</p>
