@@ -4,12 +4,14 @@ import { ApiError } from "../errors.js";
 import { isoNow } from "../lib/clock.js";
 import type { MemberIdentity } from "../members/members.js";
 import { countHit, resetCount } from "../rate-limit.js";
+import { type DashboardSession, openSession } from "./sessions.js";
 
 /** Sign-in attempts allowed per window, per email address and per client address. */
 export const SIGN_IN_LIMITS = { perEmail: 10, perClientAddress: 50, windowSeconds: 15 * 60 } as const;
 
 /**
- * Checks an email and password. Every attempt counts against the email's and the client's
+ * Checks an email and password; `completeSignIn` then opens the session (after the second factor,
+ * for a member who has one). Every attempt counts against the email's and the client's
  * limits before the password is looked at, so guessing stops at the limit whatever the guesses.
  */
 export async function verifyCredentials(
@@ -44,12 +46,23 @@ export async function verifyCredentials(
     throw new ApiError("invalid_credentials", "The email or password is not right.");
   }
   await resetCount(ctx.db, emailKey);
+  return { memberId: row.id, accountId: row.account_id, email: row.email, role: row.role };
+}
+
+/**
+ * A member passed every step of signing in (the password, and the second factor where they have
+ * one): the one place a sign-in completes, opening their session.
+ */
+export async function completeSignIn(
+  ctx: AppContext,
+  member: MemberIdentity,
+): Promise<{ token: string; session: DashboardSession }> {
   await ctx.db
     .updateTable("members")
     .set({ last_sign_in_at: isoNow(ctx.clock) })
-    .where("id", "=", row.id)
+    .where("id", "=", member.memberId)
     .execute();
-  return { memberId: row.id, accountId: row.account_id, email: row.email, role: row.role };
+  return openSession(ctx, member);
 }
 
 let decoy: Promise<string> | undefined;

@@ -20,6 +20,7 @@ import * as carrierError from "./migrations/2026-11-29T0018-carrier-error.js";
 import * as tmChain from "./migrations/2026-11-29T0019-tm-chain.js";
 import * as apiKeyLastFour from "./migrations/2026-11-29T0020-api-key-last-four.js";
 import * as members from "./migrations/2026-11-29T0021-members.js";
+import * as twoFactor from "./migrations/2026-11-29T0025-two-factor.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-29T0019-tm-chain": tmChain,
   "2026-11-29T0020-api-key-last-four": apiKeyLastFour,
   "2026-11-29T0021-members": members,
+  "2026-11-29T0025-two-factor": twoFactor,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

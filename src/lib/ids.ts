@@ -50,6 +50,8 @@ export type IdPrefix =
   | "sbx"
   | "ses"
   | "mbr"
+  // a two-factor recovery code
+  | "rcv"
   // a webhook delivery attempt
   | "wat";
 
