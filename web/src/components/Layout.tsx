@@ -1,11 +1,12 @@
 import { type ReactNode, useEffect, useState } from "react";
-import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { useEnvironment } from "../environment";
 import { useSession, useSignedIn } from "../session";
 import {
   InboxIcon,
   KeyIcon,
   LedgerIcon,
+  LockIcon,
   Logo,
   MenuIcon,
   MessagesIcon,
@@ -29,6 +30,9 @@ interface NavGroup {
   title: string | undefined;
   items: NavItem[];
 }
+
+/** Settings → Security: every member's own sign-in; the one page open to a member held to set up two-factor sign-in. */
+const SECURITY_PAGE = "/settings/security";
 
 const NAV: NavGroup[] = [
   {
@@ -71,7 +75,10 @@ const NAV: NavGroup[] = [
   },
   {
     title: "Settings",
-    items: [{ to: "/settings/team", label: "Team", icon: <TeamIcon />, reads: "GET /dashboard/api/members" }],
+    items: [
+      { to: "/settings/team", label: "Team", icon: <TeamIcon />, reads: "GET /dashboard/api/members" },
+      { to: SECURITY_PAGE, label: "Security", icon: <LockIcon />, reads: "GET /dashboard/api/session" },
+    ],
   },
 ];
 
@@ -79,6 +86,7 @@ export function Layout() {
   const { environment } = useEnvironment();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
+  const { mustSetUpTwoFactor } = useSignedIn();
 
   // On a phone the menu covers the page: close it once a link has been followed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
@@ -121,7 +129,11 @@ export function Layout() {
         <div className="main-column">
           <TopBar />
           <main className="page">
-            <Outlet />
+            {mustSetUpTwoFactor && location.pathname !== SECURITY_PAGE ? (
+              <Navigate to={SECURITY_PAGE} replace />
+            ) : (
+              <Outlet />
+            )}
           </main>
         </div>
       </div>
@@ -130,8 +142,10 @@ export function Layout() {
 }
 
 function NavSection({ group }: { group: NavGroup }) {
-  const { can } = useSignedIn();
-  const items = group.items.filter((item) => can(item.reads));
+  const { can, mustSetUpTwoFactor } = useSignedIn();
+  const items = group.items.filter(
+    (item) => can(item.reads) && (!mustSetUpTwoFactor || item.to === SECURITY_PAGE),
+  );
   if (items.length === 0) return null;
   const titleId = group.title === undefined ? undefined : `nav-${group.title.toLowerCase()}`;
   return (
