@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   csrf_rejected: 403,
   forbidden: 403,
   ip_not_allowed: 403,
+  two_factor_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   not_cancellable: 409,
@@ -53,6 +54,7 @@ export const DASHBOARD_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
   "csrf_rejected",
   "already_set_up",
   "last_owner",
+  "two_factor_required",
   "invalid_caller_id",
   "template_rule",
 ]);

@@ -7,6 +7,7 @@ import { isoNow } from "./lib/clock.js";
 import { expireDueOtps } from "./otp/expiry.js";
 import { purgeEndedWindows } from "./rate-limit.js";
 import { purgeEndedRecipientHours } from "./sms/recipient-cap.js";
+import { purgeExpiredChallenges } from "./two-factor/challenges.js";
 import { purgeOldWebhookRecords } from "./webhooks/purge.js";
 
 const INTERVAL_MS = 15 * 60_000;
@@ -14,14 +15,16 @@ const INTERVAL_MS = 15 * 60_000;
 /**
  * Deletes what has outlived its use: idempotency keys after 24 h, rotated keys after their grace
  * period, OTPs past their expiry (ended, with their `otp.failed` events), events after 30 days, ended
- * dashboard sessions, the counters of rate-limit windows that have passed and the SMS recipients
- * of past hours, webhook attempts and ended deliveries after 30 days, and audit rows after a year.
+ * dashboard sessions and two-factor challenges, the counters of rate-limit windows that have
+ * passed and the SMS recipients of past hours, webhook attempts and ended deliveries after 30 days,
+ * and audit rows after a year.
  */
 export async function purgeExpired(ctx: AppContext): Promise<{
   idempotencyKeys: number;
   apiKeys: number;
   expiredOtps: number;
   sessions: number;
+  twoFactorChallenges: number;
   rateLimitWindows: number;
   events: number;
   smsRecipientHours: number;
@@ -38,6 +41,7 @@ export async function purgeExpired(ctx: AppContext): Promise<{
     apiKeys: Number(keys.numDeletedRows),
     expiredOtps,
     sessions: await purgeExpiredSessions(ctx, now),
+    twoFactorChallenges: await purgeExpiredChallenges(ctx, now),
     rateLimitWindows: await purgeEndedWindows(ctx.db, now),
     events: await purgeOldEvents(ctx.db, ctx.clock.now()),
     smsRecipientHours: await purgeEndedRecipientHours(ctx.db, ctx.clock.now()),

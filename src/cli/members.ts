@@ -14,6 +14,7 @@ import {
   removeMember,
 } from "../members/members.js";
 import { ROLES, type Role } from "../members/roles.js";
+import { resetTwoFactor } from "../two-factor/two-factor.js";
 import { commandGroup, type OutputOptions, print, withContext } from "./run.js";
 
 /** The operator acts for the account as an owner would: the CLI is the way back in when no owner can sign in. */
@@ -122,6 +123,23 @@ export function memberCommands(program: Command, output: () => OutputOptions): v
       print(output(), { id: member.id, email: member.email, reset_url: url, reset_expires_at: expires }, [
         `${member.email}'s password no longer works and their sessions have ended.`,
         `Send them this link (shown once, valid until ${expires}): ${url}`,
+      ]);
+    });
+
+  members
+    .command("reset-2fa")
+    .description(
+      "turn off a member's two-factor sign-in and recovery codes and end their sessions, for a lost authenticator app",
+    )
+    .requiredOption("--account <id>", "account id (acct_…)")
+    .requiredOption("--email <email>", "the member's email")
+    .action(async (opts: { account: string; email: string }) => {
+      const member = await withContext((ctx) =>
+        resetTwoFactor(ctx, { accountId: opts.account, email: opts.email }),
+      );
+      print(output(), { id: member.id, email: member.email, two_factor: false }, [
+        `${member.email}'s two-factor sign-in and recovery codes are gone and their sessions have ended.`,
+        "They sign in with their password; if the account requires two-factor sign-in they set it up again first.",
       ]);
     });
 }

@@ -21,6 +21,13 @@ const MONEY: readonly Role[] = ["owner", "admin", "finance"];
 export const DASHBOARD_ACCESS: Readonly<Record<string, readonly Role[]>> = {
   "GET /dashboard/api/session": EVERYONE,
   "DELETE /dashboard/api/session": EVERYONE,
+
+  // A member's own second factor (docs/two-factor.md); the account's rule is the owners'.
+  "POST /dashboard/api/two-factor/setup": EVERYONE,
+  "POST /dashboard/api/two-factor/enable": EVERYONE,
+  "POST /dashboard/api/two-factor/disable": EVERYONE,
+  "POST /dashboard/api/two-factor/recovery-codes": EVERYONE,
+  "PATCH /dashboard/api/two-factor/policy": ["owner"],
   "GET /dashboard/api/overview": EVERYONE,
 
   "GET /dashboard/api/members": TEAM,
@@ -73,6 +80,17 @@ export const DASHBOARD_ACCESS: Readonly<Record<string, readonly Role[]>> = {
   "POST /dashboard/api/webhooks/:id/test": BUILDERS,
   "POST /dashboard/api/webhooks/:id/replay": BUILDERS,
 };
+
+/**
+ * What a member may still call while their account requires two-factor sign-in and they have
+ * none: their session, and setting it up. Everything else answers 403 `two_factor_required`.
+ */
+export const ENROLMENT_ROUTES: ReadonlySet<string> = new Set([
+  "GET /dashboard/api/session",
+  "DELETE /dashboard/api/session",
+  "POST /dashboard/api/two-factor/setup",
+  "POST /dashboard/api/two-factor/enable",
+]);
 
 /** The table's key of a route: `METHOD /path/:param`. */
 export function accessKey(method: string, url: string): string {

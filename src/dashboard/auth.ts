@@ -5,7 +5,7 @@ import type { AppContext } from "../context.js";
 import { ApiError } from "../errors.js";
 import { addRouteOnRequest } from "../http/route-hooks.js";
 import type { App } from "../http/types.js";
-import { rolesFor } from "./access.js";
+import { accessKey, ENROLMENT_ROUTES, rolesFor } from "./access.js";
 import { type DashboardSession, findSession, SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from "./sessions.js";
 
 const DASHBOARD_API = "/dashboard/api/";
@@ -51,13 +51,28 @@ async function authenticateSession(app: App, ctx: AppContext, request: FastifyRe
   if (changes && !sameSecret(request.headers["x-csrf-token"], session.csrfToken)) {
     throw new ApiError("csrf_rejected", "Send the session's CSRF token in X-CSRF-Token.");
   }
-  if (!rolesFor(request.method, request.routeOptions.url ?? "").includes(session.role)) {
+  const url = request.routeOptions.url ?? "";
+  if (!rolesFor(request.method, url).includes(session.role)) {
     throw new ApiError(
       "forbidden",
       `Your role (${session.role}) does not allow this; an owner or admin can change roles in Settings → Team.`,
     );
   }
+  if (
+    mustEnrolFirst(session) &&
+    !ENROLMENT_ROUTES.has(accessKey(request.method === "HEAD" ? "GET" : request.method, url))
+  ) {
+    throw new ApiError(
+      "two_factor_required",
+      "This account requires two-factor sign-in: set it up in Settings → Security to continue.",
+    );
+  }
   request.dashboardSession = session;
+}
+
+/** Whether the account requires a second factor the member does not have yet (unsure counts as yes). */
+function mustEnrolFirst(session: DashboardSession): boolean {
+  return session.accountRequiresTwoFactor !== false && session.twoFactor !== true;
 }
 
 /** The signed-in user of a dashboard route; the hook guarantees one outside `signedOut` routes. */

@@ -12,11 +12,13 @@ import { overviewRoutes } from "./routes/overview.js";
 import { registryRoutes } from "./routes/registry.js";
 import { sessionRoutes } from "./routes/session.js";
 import { tmChainRoutes } from "./routes/tm-chain.js";
+import { twoFactorRoutes } from "./routes/two-factor.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
 /** The `/dashboard/api/` routes the web console calls (docs/dashboard-api.md). */
 export function dashboardRoutes(app: App, ctx: AppContext): void {
   sessionRoutes(app, ctx);
+  twoFactorRoutes(app, ctx);
   overviewRoutes(app, ctx);
   memberRoutes(app, ctx);
   keyRoutes(app, ctx);

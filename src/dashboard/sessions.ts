@@ -20,10 +20,27 @@ export const SESSION_LIFETIME_SECONDS = 7 * 86_400;
 const TOUCH_INTERVAL_SECONDS = 60;
 const TOKEN_LENGTH = 43;
 
-export interface DashboardSession extends MemberIdentity {
+export interface DashboardSession extends MemberIdentity, TwoFactorStanding {
   id: string;
   /** Sent back in `X-CSRF-Token` on every request that changes something. */
   csrfToken: string;
+}
+
+/** Whether the member has a second factor, and whether their account requires one (docs/two-factor.md). */
+export interface TwoFactorStanding {
+  twoFactor: boolean;
+  accountRequiresTwoFactor: boolean;
+}
+
+/** Read with the session on every request, so a change applies to the next one; an unreadable rule counts as set. */
+function standingOf(row: {
+  two_factor_secret_sealed: string | null;
+  require_two_factor: number;
+}): TwoFactorStanding {
+  return {
+    twoFactor: row.two_factor_secret_sealed !== null,
+    accountRequiresTwoFactor: row.require_two_factor !== 0,
+  };
 }
 
 export async function openSession(
@@ -56,9 +73,15 @@ export async function openSession(
       target: { type: "member", id: member.memberId },
     });
   });
+  const standing = await ctx.db
+    .selectFrom("members as m")
+    .innerJoin("accounts as a", "a.id", "m.account_id")
+    .select(["m.two_factor_secret_sealed", "a.require_two_factor"])
+    .where("m.id", "=", member.memberId)
+    .executeTakeFirstOrThrow();
   return {
     token,
-    session: { ...member, id: row.id, csrfToken: csrfToken(ctx, token) },
+    session: { ...member, ...standingOf(standing), id: row.id, csrfToken: csrfToken(ctx, token) },
   };
 }
 
@@ -71,7 +94,18 @@ export async function findSession(ctx: AppContext, token: string): Promise<Dashb
   const row = await ctx.db
     .selectFrom("dashboard_sessions as s")
     .innerJoin("members as m", "m.id", "s.member_id")
-    .select(["s.id", "s.member_id", "s.created_at", "s.last_seen_at", "m.account_id", "m.email", "m.role"])
+    .innerJoin("accounts as a", "a.id", "m.account_id")
+    .select([
+      "s.id",
+      "s.member_id",
+      "s.created_at",
+      "s.last_seen_at",
+      "m.account_id",
+      "m.email",
+      "m.role",
+      "m.two_factor_secret_sealed",
+      "a.require_two_factor",
+    ])
     .where("s.token_hash", "=", hashSecret(token))
     .where("s.expires_at", ">", now)
     .executeTakeFirst();
@@ -91,6 +125,7 @@ export async function findSession(ctx: AppContext, token: string): Promise<Dashb
     accountId: row.account_id,
     email: row.email,
     role: row.role,
+    ...standingOf(row),
     csrfToken: csrfToken(ctx, token),
   };
 }

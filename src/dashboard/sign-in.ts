@@ -10,7 +10,8 @@ import { countHit, resetCount } from "../rate-limit.js";
 export const SIGN_IN_LIMITS = { perEmail: 10, perClientAddress: 50, windowSeconds: 15 * 60 } as const;
 
 /**
- * Checks an email and password. Every attempt counts against the email's and the client's
+ * Checks an email and password; the session opens after it (after the second factor,
+ * for a member who has one). Every attempt counts against the email's and the client's
  * limits before the password is looked at, so guessing stops at the limit whatever the guesses.
  */
 export async function verifyCredentials(

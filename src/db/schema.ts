@@ -17,6 +17,8 @@ export interface AccountsTable {
   bfsi: ColumnType<number, number | undefined, number>;
   /** The account's PE–TM chain, a JSON array of telemarketer ids, overriding its routes'; null: theirs. */
   tm_chain: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: every member must sign in with a second factor (docs/two-factor.md); 0 unless an owner sets it. */
+  require_two_factor: ColumnType<number, number | undefined, number>;
 }
 
 export interface BalancesTable {
@@ -310,6 +312,31 @@ export interface MembersTable {
   invite_expires_at: Timestamp | null;
   created_at: Timestamp;
   last_sign_in_at: Timestamp | null;
+  /** The TOTP secret, sealed (src/two-factor/secret-box.ts); null without two-factor sign-in. */
+  two_factor_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A secret being enrolled, sealed, until a code from it confirms it. */
+  two_factor_pending_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  two_factor_enabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** The TOTP time step of the last code accepted: a code of it or before is refused (no replay). */
+  two_factor_last_time_step: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** One of a member's ten recovery codes, kept as its SHA-256; each works once. */
+export interface TwoFactorRecoveryCodesTable {
+  id: string;
+  member_id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** Between a right password and the second factor: single use, 5 minutes. */
+export interface TwoFactorChallengesTable {
+  /** SHA-256 of the opaque challenge the sign-in answered. */
+  token_hash: string;
+  member_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface DashboardSessionsTable {
@@ -466,6 +493,8 @@ export interface Database {
   otp_deliveries: OtpDeliveriesTable;
   members: MembersTable;
   dashboard_sessions: DashboardSessionsTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
   rate_limit_counters: RateLimitCountersTable;
   api_key_rate_buckets: ApiKeyRateBucketsTable;
   sms_recipient_hours: SmsRecipientHoursTable;

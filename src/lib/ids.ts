@@ -52,6 +52,8 @@ export type IdPrefix =
   | "mbr"
   // an audit log row
   | "aud"
+  // a two-factor recovery code
+  | "rcv"
   // a webhook delivery attempt
   | "wat";
 

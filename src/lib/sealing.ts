@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync } from "node:crypto";
 import { pooledRandomBytes } from "./ids.js";
 
 /**
@@ -36,4 +36,39 @@ function sealKey(secret: string): Buffer {
     lastSealKey = { secret, key: createHash("sha256").update(`dakiya-seal:${secret}`).digest() };
   }
   return lastSealKey.key;
+}
+
+/**
+ * AES-256-GCM under a key derived by HKDF-SHA256 from the server secret for one `purpose` alone,
+ * with `boundTo` (the owner's id) authenticated beside it: a value sealed for one purpose or one
+ * owner does not open for another. For secrets kept long, such as a member's TOTP secret.
+ */
+export function sealFor(secret: string, purpose: string, boundTo: string, plaintext: string): string {
+  const iv = pooledRandomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", purposeKey(secret, purpose), iv);
+  cipher.setAAD(Buffer.from(boundTo, "utf8"));
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64");
+}
+
+/** Opens what `sealFor` sealed with the same secret, purpose and owner; throws otherwise. */
+export function unsealFor(secret: string, purpose: string, boundTo: string, sealed: string): string {
+  const raw = Buffer.from(sealed, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", purposeKey(secret, purpose), raw.subarray(0, 12));
+  decipher.setAAD(Buffer.from(boundTo, "utf8"));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+}
+
+const purposeKeys = new Map<string, Buffer>();
+
+function purposeKey(secret: string, purpose: string): Buffer {
+  const id = `${purpose}\u0000${secret}`;
+  let key = purposeKeys.get(id);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", secret, "dakiya-sealing", `dakiya:${purpose}`, 32));
+    if (purposeKeys.size > 16) purposeKeys.clear();
+    purposeKeys.set(id, key);
+  }
+  return key;
 }

@@ -27,6 +27,12 @@ export async function hashPassword(password: string): Promise<string> {
   return hash(password);
 }
 
+/** Whether `password` is the one `passwordHash` was made from. */
+export async function passwordMatches(passwordHash: string, password: string): Promise<boolean> {
+  const { verify } = await import("@node-rs/argon2");
+  return verify(passwordHash, password);
+}
+
 /** Whether an email already signs in somewhere: an email is a member of one account at most. */
 export function emailTaken(email: string): ApiError {
   return new ApiError(

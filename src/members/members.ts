@@ -3,7 +3,7 @@
  * Every change that could leave an account without an owner runs under the account's member lock,
  * so two owners demoting each other at once cannot both succeed.
  */
-import type { Selectable, Transaction } from "kysely";
+import type { Insertable, Selectable, Transaction } from "kysely";
 import { recordAudit } from "../audit/record.js";
 import { memberSnapshot } from "../audit/snapshots.js";
 import { type ChangeOrigin, memberActor } from "../audit/types.js";
@@ -133,7 +133,7 @@ export async function inviteMember(
   refuseUnlessManages(input.by, input.role);
   const token = randomBase62(LINK_TOKEN_LENGTH);
   const now = isoNow(ctx.clock);
-  const row: Selectable<MembersTable> = {
+  const row = {
     id: newId("mbr"),
     account_id: input.accountId,
     email,
@@ -144,7 +144,7 @@ export async function inviteMember(
     invite_expires_at: isoAfter(ctx.clock, INVITE_LIFETIME_SECONDS),
     created_at: now,
     last_sign_in_at: null,
-  };
+  } satisfies Insertable<MembersTable>;
   await inTransaction(ctx, async (trx) => {
     await lockForUpdate(trx, ctx.dialect, `member-email:${email}`);
     if (await memberWithEmail(trx, email)) throw emailTaken(email);

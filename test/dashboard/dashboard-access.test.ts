@@ -9,12 +9,22 @@ import { listRoutes, type RouteEntry } from "../helpers/routes.js";
 
 /* Every /dashboard/api/ route is in the role table (src/dashboard/access.ts), and the server holds every role to it. */
 
-/** The routes a signed-out visitor may call: set-up, sign-in and an invite's link. */
+/** The routes a signed-out visitor may call: set-up, sign-in (both steps) and an invite's link. */
 const SIGNED_OUT = new Set([
   "GET /dashboard/api/setup",
   "POST /dashboard/api/setup",
   "POST /dashboard/api/session",
+  "POST /dashboard/api/session/two-factor",
   "POST /dashboard/api/invites/accept",
+]);
+
+/** What every member changes for themselves alone, whatever their role: their session and second factor. */
+const OWN_SIGN_IN = new Set([
+  "DELETE /dashboard/api/session",
+  "POST /dashboard/api/two-factor/setup",
+  "POST /dashboard/api/two-factor/enable",
+  "POST /dashboard/api/two-factor/disable",
+  "POST /dashboard/api/two-factor/recovery-codes",
 ]);
 
 type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -91,11 +101,10 @@ describe.each(DIALECTS)("dashboard roles on %s", (dialect) => {
     }
   });
 
-  it("gives a viewer no write route at all, and a developer no member management", () => {
+  it("gives a viewer no write route but their own sign-in's, a developer no member management, and owners alone the account's two-factor rule", () => {
     const writes = Object.entries(DASHBOARD_ACCESS).filter(([key]) => !key.startsWith("GET "));
-    expect(
-      writes.filter(([key, roles]) => key !== "DELETE /dashboard/api/session" && roles.includes("viewer")),
-    ).toEqual([]);
+    expect(writes.filter(([key, roles]) => !OWN_SIGN_IN.has(key) && roles.includes("viewer"))).toEqual([]);
+    expect(DASHBOARD_ACCESS["PATCH /dashboard/api/two-factor/policy"]).toEqual(["owner"]);
     const team = Object.entries(DASHBOARD_ACCESS).filter(([key]) => key.includes("/members"));
     expect(team.length).toBeGreaterThanOrEqual(4);
     for (const [, roles] of team) expect(roles).toEqual(["owner", "admin"]);

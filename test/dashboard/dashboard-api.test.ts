@@ -102,8 +102,13 @@ describe.each(DIALECTS)("dashboard API on %s", (dialect) => {
       });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
-        account: { id: account.id },
-        member: { id: expect.stringMatching(/^mbr_/), email: account.email, role: "owner" },
+        account: { id: account.id, require_two_factor: false },
+        member: {
+          id: expect.stringMatching(/^mbr_/),
+          email: account.email,
+          role: "owner",
+          two_factor: false,
+        },
         allowed: expect.arrayContaining(["GET /dashboard/api/members", "POST /dashboard/api/keys"]),
         csrf_token: expect.any(String),
       });

@@ -2,6 +2,7 @@ import { hash } from "@node-rs/argon2";
 import { describe, expect, it } from "vitest";
 import { verifyCredentials } from "../../src/dashboard/sign-in.js";
 import { down, up } from "../../src/db/migrations/2026-11-29T0021-members.js";
+import * as twoFactor from "../../src/db/migrations/2026-11-29T0025-two-factor.js";
 import { contextPerTest } from "../helpers/context.js";
 import { DIALECTS } from "../helpers/database.js";
 import { TEST_PASSWORD } from "../helpers/fixtures.js";
@@ -15,6 +16,8 @@ describe.each(DIALECTS)("the members migration on %s", (dialect) => {
     const ctx = await fresh.open();
     // biome-ignore lint/suspicious/noExplicitAny: the schema before this migration is not today's
     const db = ctx.db as any;
+    // The later migrations that build on members go first, and come back last.
+    await twoFactor.down(db);
     await down(db);
     const passwordHash = await hash(TEST_PASSWORD);
     await db
@@ -61,5 +64,6 @@ describe.each(DIALECTS)("the members migration on %s", (dialect) => {
     const restored = await db.selectFrom("accounts").select(["id", "password_hash"]).execute();
     expect(restored).toEqual([{ id: "acct_before", password_hash: passwordHash }]);
     await up(db);
+    await twoFactor.up(db);
   });
 });

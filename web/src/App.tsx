@@ -10,6 +10,7 @@ import { NotFoundPage } from "./pages/NotFound";
 import { OtpSettingsPage } from "./pages/OtpSettings";
 import { OverviewPage } from "./pages/Overview";
 import { SandboxInboxPage } from "./pages/SandboxInbox";
+import { SecurityPage } from "./pages/Security";
 import { SetupPage } from "./pages/Setup";
 import { SignInPage } from "./pages/SignIn";
 import { TeamPage } from "./pages/Team";
@@ -40,6 +41,7 @@ export function App() {
           <Route path="developers/webhooks/:id" element={<WebhookDetailPage />} />
           <Route path="settings/team" element={<TeamPage />} />
           <Route path="settings/audit" element={<AuditLogPage />} />
+          <Route path="settings/security" element={<SecurityPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Route>

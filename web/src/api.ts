@@ -48,14 +48,32 @@ export interface SignedInMember {
   id: string;
   email: string;
   role: Role;
+  /** Whether the member signs in with a second factor. */
+  two_factor: boolean;
 }
 
 export interface SessionInfo {
-  account: { id: string };
+  /** `require_two_factor`: every member must sign in with a second factor. */
+  account: { id: string; require_two_factor: boolean };
   member: SignedInMember;
   /** The dashboard routes (`METHOD /dashboard/api/path`) the member's role may call. */
   allowed: string[];
   csrf_token: string;
+}
+
+/** A right password for a member with a second factor: no session yet, a challenge to answer with a code. */
+export interface TwoFactorChallenge {
+  two_factor_required: true;
+  challenge: string;
+}
+
+/** The second step of signing in: a code from the authenticator app, or a recovery code. */
+export type SecondFactor = { code: string } | { recovery_code: string };
+
+export interface TwoFactorSetup {
+  secret: string;
+  otpauth_url: string;
+  qr_svg: string;
 }
 
 export interface TeamMember {
@@ -434,10 +452,16 @@ const BASE = "/dashboard/api";
 
 let csrfToken: string | undefined;
 let onSignedOut: (() => void) | undefined;
+let onTwoFactorRequired: (() => void) | undefined;
 
 /** The token every changing request sends back; it comes with each session response. */
 export function setCsrfToken(token: string | undefined): void {
   csrfToken = token;
+}
+
+/** Called when the server holds the member to setting up two-factor sign-in first. */
+export function setTwoFactorRequiredHandler(handler: (() => void) | undefined): void {
+  onTwoFactorRequired = handler;
 }
 
 /** Called when the server says the session is gone, so the app can return to sign-in. */
@@ -483,6 +507,7 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
 
   const error = toApiError(response, body);
   if (error.status === 401 && error.code === "not_signed_in") onSignedOut?.();
+  if (error.code === "two_factor_required") onTwoFactorRequired?.();
   throw error;
 }
 
@@ -529,10 +554,21 @@ export const api = {
 
   getSession: (signal?: AbortSignal) => request<SessionInfo>("GET", "/session", { signal }),
   signIn: (email: string, password: string) =>
-    request<SessionInfo>("POST", "/session", { body: { email, password } }),
+    request<SessionInfo | TwoFactorChallenge>("POST", "/session", { body: { email, password } }),
+  answerChallenge: (challenge: string, factor: SecondFactor) =>
+    request<SessionInfo>("POST", "/session/two-factor", { body: { challenge, ...factor } }),
   signOut: () => request<void>("DELETE", "/session"),
   acceptInvite: (token: string, password: string) =>
-    request<SessionInfo>("POST", "/invites/accept", { body: { token, password } }),
+    request<SessionInfo | TwoFactorChallenge>("POST", "/invites/accept", { body: { token, password } }),
+  setUpTwoFactor: () => request<TwoFactorSetup>("POST", "/two-factor/setup"),
+  enableTwoFactor: (code: string) =>
+    request<{ recovery_codes: string[] }>("POST", "/two-factor/enable", { body: { code } }),
+  disableTwoFactor: (password: string) =>
+    request<void>("POST", "/two-factor/disable", { body: { password } }),
+  newRecoveryCodes: (password: string) =>
+    request<{ recovery_codes: string[] }>("POST", "/two-factor/recovery-codes", { body: { password } }),
+  requireTwoFactor: (required: boolean) =>
+    request<{ require_two_factor: boolean }>("PATCH", "/two-factor/policy", { body: { required } }),
   listMembers: (signal?: AbortSignal) => request<{ data: TeamMember[] }>("GET", "/members", { signal }),
   inviteMember: (email: string, role: Role) =>
     request<InvitedMember>("POST", "/members", { body: { email, role } }),

@@ -1,5 +1,15 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { ApiError, api, isAbort, type SessionInfo, setCsrfToken, setSignedOutHandler } from "./api";
+import {
+  ApiError,
+  api,
+  isAbort,
+  type SecondFactor,
+  type SessionInfo,
+  setCsrfToken,
+  setSignedOutHandler,
+  setTwoFactorRequiredHandler,
+  type TwoFactorChallenge,
+} from "./api";
 
 export type SessionState =
   | { status: "loading" }
@@ -7,12 +17,19 @@ export type SessionState =
   | { status: "signed-out"; setupNeeded: boolean }
   | { status: "unavailable"; message: string };
 
+/** What a password step leads to: signed in, or the challenge of the second step. */
+export type PasswordOutcome = { signedIn: true } | { signedIn: false; challenge: string };
+
 interface SessionContextValue {
   state: SessionState;
-  signIn(email: string, password: string): Promise<void>;
+  signIn(email: string, password: string): Promise<PasswordOutcome>;
+  /** The second step of signing in, for a member with two-factor sign-in. */
+  answerChallenge(challenge: string, factor: SecondFactor): Promise<void>;
   setUp(email: string, password: string): Promise<void>;
-  acceptInvite(token: string, password: string): Promise<void>;
+  acceptInvite(token: string, password: string): Promise<PasswordOutcome>;
   signOut(): Promise<void>;
+  /** Reads the session again, after a change to what it says (two-factor sign-in turned on or off). */
+  refresh(): Promise<void>;
   retry(): void;
 }
 
@@ -39,6 +56,29 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => controller.abort();
   }, [open, attempt]);
 
+  const afterPassword = useCallback(
+    (answer: SessionInfo | TwoFactorChallenge): PasswordOutcome => {
+      if ("challenge" in answer) return { signedIn: false, challenge: answer.challenge };
+      open(answer);
+      return { signedIn: true };
+    },
+    [open],
+  );
+
+  const refresh = useCallback(async () => {
+    try {
+      open(await api.getSession());
+    } catch {
+      // A session that ended sends the console to sign-in on its own (the 401 handler).
+    }
+  }, [open]);
+
+  useEffect(() => {
+    // A member held to setting up two-factor sign-in: the session says so, and the console follows.
+    setTwoFactorRequiredHandler(() => void refresh());
+    return () => setTwoFactorRequiredHandler(undefined);
+  }, [refresh]);
+
   useEffect(() => {
     // Only a session that was open can expire; the first check on load handles its own 401.
     setSignedOutHandler(() => {
@@ -53,9 +93,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const value = useMemo<SessionContextValue>(
     () => ({
       state,
-      signIn: async (email, password) => open(await api.signIn(email, password)),
+      signIn: async (email, password) => afterPassword(await api.signIn(email, password)),
+      answerChallenge: async (challenge, factor) => open(await api.answerChallenge(challenge, factor)),
       setUp: async (email, password) => open(await api.setUp(email, password)),
-      acceptInvite: async (token, password) => open(await api.acceptInvite(token, password)),
+      acceptInvite: async (token, password) => afterPassword(await api.acceptInvite(token, password)),
+      refresh,
       signOut: async () => {
         try {
           await api.signOut();
@@ -69,7 +111,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setAttempt((n) => n + 1);
       },
     }),
-    [state, open],
+    [state, open, afterPassword, refresh],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
@@ -107,6 +149,8 @@ export function useSession(): SessionContextValue {
 export interface SignedIn extends SessionInfo {
   /** Whether the member's role may call a dashboard route, e.g. `can("POST /dashboard/api/keys")`. */
   can(route: string): boolean;
+  /** The account requires two-factor sign-in and the member has none: only Settings → Security works. */
+  mustSetUpTwoFactor: boolean;
 }
 
 /** The signed-in member and what their role allows; only for pages behind the sign-in guard. */
@@ -116,7 +160,11 @@ export function useSignedIn(): SignedIn {
   const signedIn = useMemo(() => {
     if (!info) return undefined;
     const allowed = new Set(info.allowed);
-    return { ...info, can: (route: string) => allowed.has(route) };
+    return {
+      ...info,
+      can: (route: string) => allowed.has(route),
+      mustSetUpTwoFactor: info.account.require_two_factor && !info.member.two_factor,
+    };
   }, [info]);
   if (!signedIn) throw new Error("useSignedIn needs a signed-in session");
   return signedIn;

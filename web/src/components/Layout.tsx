@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useState } from "react";
-import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { useEnvironment } from "../environment";
 import { formatInr } from "../format";
 import { LowBalanceProvider, useLowBalance } from "../low-balance";
@@ -9,6 +9,7 @@ import {
   InboxIcon,
   KeyIcon,
   LedgerIcon,
+  LockIcon,
   Logo,
   MenuIcon,
   MessagesIcon,
@@ -32,6 +33,9 @@ interface NavGroup {
   title: string | undefined;
   items: NavItem[];
 }
+
+/** Settings → Security: every member's own sign-in; the one page open to a member held to set up two-factor sign-in. */
+const SECURITY_PAGE = "/settings/security";
 
 const NAV: NavGroup[] = [
   {
@@ -76,6 +80,7 @@ const NAV: NavGroup[] = [
     title: "Settings",
     items: [
       { to: "/settings/team", label: "Team", icon: <TeamIcon />, reads: "GET /dashboard/api/members" },
+      { to: SECURITY_PAGE, label: "Security", icon: <LockIcon />, reads: "GET /dashboard/api/session" },
       { to: "/settings/audit", label: "Audit log", icon: <AuditIcon />, reads: "GET /dashboard/api/audit" },
     ],
   },
@@ -85,6 +90,7 @@ export function Layout() {
   const { environment } = useEnvironment();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
+  const { mustSetUpTwoFactor } = useSignedIn();
 
   // On a phone the menu covers the page: close it once a link has been followed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
@@ -129,7 +135,11 @@ export function Layout() {
             <TopBar />
             <LowBalanceBanner />
             <main className="page">
-              <Outlet />
+              {mustSetUpTwoFactor && location.pathname !== SECURITY_PAGE ? (
+                <Navigate to={SECURITY_PAGE} replace />
+              ) : (
+                <Outlet />
+              )}
             </main>
           </div>
         </div>
@@ -156,8 +166,10 @@ function LowBalanceBanner() {
 }
 
 function NavSection({ group }: { group: NavGroup }) {
-  const { can } = useSignedIn();
-  const items = group.items.filter((item) => can(item.reads));
+  const { can, mustSetUpTwoFactor } = useSignedIn();
+  const items = group.items.filter(
+    (item) => can(item.reads) && (!mustSetUpTwoFactor || item.to === SECURITY_PAGE),
+  );
   if (items.length === 0) return null;
   const titleId = group.title === undefined ? undefined : `nav-${group.title.toLowerCase()}`;
   return (

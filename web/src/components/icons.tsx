@@ -104,6 +104,13 @@ export const CheckIcon = () => (
   </Icon>
 );
 
+export const LockIcon = () => (
+  <Icon>
+    <rect x="5" y="11" width="14" height="9" rx="2" />
+    <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+  </Icon>
+);
+
 export function Logo() {
   return (
     <svg className="logo-mark" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">

@@ -4,6 +4,7 @@ import { ApiError } from "../api";
 import { AuthCard } from "../components/AuthCard";
 import { ErrorNotice, formErrors } from "../components/Feedback";
 import { Field } from "../components/Field";
+import { SecondFactorForm } from "../components/SecondFactorForm";
 import { useSession } from "../session";
 
 const MIN_PASSWORD_LENGTH = 10;
@@ -19,6 +20,7 @@ export function AcceptInvitePage() {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<unknown>();
   const [submitting, setSubmitting] = useState(false);
+  const [challenge, setChallenge] = useState<string | undefined>();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -31,13 +33,36 @@ export function AcceptInvitePage() {
     setSubmitting(true);
     setError(undefined);
     try {
-      await acceptInvite(token, password);
-      navigate("/", { replace: true });
+      const outcome = await acceptInvite(token, password);
+      if (outcome.signedIn) {
+        navigate("/", { replace: true });
+        return;
+      }
+      // A password reset keeps two-factor sign-in: the new password is set, the code still asked.
+      setChallenge(outcome.challenge);
+      setSubmitting(false);
     } catch (caught) {
       setError(caught);
       setSubmitting(false);
     }
   };
+
+  if (challenge) {
+    return (
+      <AuthCard
+        title="Two-factor sign-in"
+        intro={
+          <p className="muted">Your new password is set. Your second factor is still needed to sign in.</p>
+        }
+      >
+        <SecondFactorForm
+          challenge={challenge}
+          onSignedIn={() => navigate("/", { replace: true })}
+          onEnded={() => navigate("/signin", { replace: true })}
+        />
+      </AuthCard>
+    );
+  }
 
   const errors = formErrors(error, ["password"]);
   return (

@@ -4,6 +4,7 @@ import { ApiError } from "../api";
 import { AuthCard } from "../components/AuthCard";
 import { ErrorNotice, Loading } from "../components/Feedback";
 import { Field } from "../components/Field";
+import { SecondFactorForm } from "../components/SecondFactorForm";
 import { useSession } from "../session";
 
 export function SignInPage() {
@@ -14,6 +15,7 @@ export function SignInPage() {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [submitting, setSubmitting] = useState(false);
+  const [challenge, setChallenge] = useState<string | undefined>();
   const from = (location.state as { from?: string } | null)?.from ?? "/";
 
   if (state.status === "loading") {
@@ -31,13 +33,34 @@ export function SignInPage() {
     setSubmitting(true);
     setError(undefined);
     try {
-      await signIn(email.trim(), password);
-      navigate(from, { replace: true });
+      const outcome = await signIn(email.trim(), password);
+      if (outcome.signedIn) {
+        navigate(from, { replace: true });
+        return;
+      }
+      setPassword("");
+      setChallenge(outcome.challenge);
+      setSubmitting(false);
     } catch (caught) {
       setError(signInErrorMessage(caught));
       setSubmitting(false);
     }
   };
+
+  if (challenge) {
+    return (
+      <AuthCard title="Two-factor sign-in" intro={<p className="auth-identity">{email.trim()}</p>}>
+        <SecondFactorForm
+          challenge={challenge}
+          onSignedIn={() => navigate(from, { replace: true })}
+          onEnded={(message) => {
+            setChallenge(undefined);
+            setError(message);
+          }}
+        />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title="Sign in to Dakiya">
