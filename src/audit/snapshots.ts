@@ -157,6 +157,11 @@ export function thresholdSnapshot(threshold: number | null): AuditSnapshot {
   return snapshot({ low_balance_threshold: threshold === null ? null : formatInr(threshold) });
 }
 
+/** Whether the account requires every member to sign in with a second factor. */
+export function twoFactorRequirementSnapshot(required: boolean): AuditSnapshot {
+  return snapshot({ require_two_factor: required });
+}
+
 /** A console member: who, with which role, and whether they joined yet. */
 export function memberSnapshot(member: { email: string; role: string; status: string }): AuditSnapshot {
   return snapshot({ email: member.email, role: member.role, status: member.status });

@@ -48,6 +48,11 @@ export const AUDIT_ACTIONS = [
   "member.joined",
   "member.password_reset",
   "member.password_set",
+  "two_factor.enabled",
+  "two_factor.disabled",
+  "two_factor.recovery_codes_replaced",
+  "two_factor.requirement_changed",
+  "two_factor.reset",
   "sign_in.succeeded",
   "sign_in.failed",
 ] as const;

@@ -135,7 +135,7 @@ export function memberCommands(program: Command, output: () => OutputOptions): v
     .requiredOption("--email <email>", "the member's email")
     .action(async (opts: { account: string; email: string }) => {
       const member = await withContext((ctx) =>
-        resetTwoFactor(ctx, { accountId: opts.account, email: opts.email }),
+        resetTwoFactor(ctx, { accountId: opts.account, email: opts.email }, CLI_ORIGIN),
       );
       print(output(), { id: member.id, email: member.email, two_factor: false }, [
         `${member.email}'s two-factor sign-in and recovery codes are gone and their sessions have ended.`,

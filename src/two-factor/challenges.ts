@@ -5,6 +5,8 @@
  * 6-digit code stops long before it could succeed.
  */
 import type { Transaction } from "kysely";
+import { recordAudit } from "../audit/record.js";
+import { memberActor } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
@@ -47,7 +49,7 @@ export async function issueChallenge(ctx: AppContext, member: MemberIdentity): P
  */
 export async function answerChallenge(
   ctx: AppContext,
-  input: { challenge: string } & SecondFactor,
+  input: { challenge: string; clientAddress: string } & SecondFactor,
 ): Promise<MemberIdentity> {
   const tokenHash = hashSecret(input.challenge);
   const now = isoNow(ctx.clock);
@@ -75,6 +77,21 @@ export async function answerChallenge(
       `Too many codes tried; try again in ${Math.ceil(hit.resetsInSeconds / 60)} minutes.`,
     ).withRetryAfter(hit.resetsInSeconds);
   }
+
+  // A wrong second factor is a failed sign-in of the member's, recorded like a wrong password.
+  const refused = async (param: "code" | "recovery_code") => {
+    await recordAudit(ctx.db, ctx.clock, {
+      accountId: row.account_id,
+      environment: null,
+      origin: {
+        actor: memberActor({ memberId: row.id, email: row.email }),
+        clientAddress: input.clientAddress,
+      },
+      action: "sign_in.failed",
+      target: { type: "member", id: row.id },
+    });
+    return wrongCode(param);
+  };
 
   const spend = (spendFactor: (trx: Transaction<Database>) => Promise<boolean>) =>
     inTransaction(ctx, async (trx) => {
@@ -104,7 +121,7 @@ export async function answerChallenge(
           .executeTakeFirst();
         return Number(moved.numUpdatedRows) === 1;
       }));
-    if (!accepted) throw wrongCode("code");
+    if (!accepted) throw await refused("code");
   } else {
     const codeHash = hashRecoveryCode(input.recovery_code);
     const accepted = await spend(async (trx) => {
@@ -117,7 +134,7 @@ export async function answerChallenge(
         .executeTakeFirst();
       return Number(used.numUpdatedRows) === 1;
     });
-    if (!accepted) throw wrongCode("recovery_code");
+    if (!accepted) throw await refused("recovery_code");
   }
   await resetCount(ctx.db, limitKey);
   return { memberId: row.id, accountId: row.account_id, email: row.email, role: row.role };

@@ -3,6 +3,9 @@
  * code from it), recovery codes, turning it off, the account's rule that every member has it,
  * and the operator's reset. Each change is one function here, the place its audit row belongs.
  */
+import { recordAudit } from "../audit/record.js";
+import { twoFactorRequirementSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import type { DbOrTrx } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
@@ -67,6 +70,7 @@ export async function enableTwoFactor(
   ctx: AppContext,
   member: MemberIdentity,
   code: string,
+  origin: ChangeOrigin,
 ): Promise<string[]> {
   await countAttempt(ctx, member.memberId);
   const row = await ctx.db
@@ -101,6 +105,7 @@ export async function enableTwoFactor(
       throw new ApiError("invalid_request", "The set-up changed meanwhile; start it again.");
     }
     await replaceRecoveryCodes(trx, ctx, member.memberId, codes);
+    await recordMemberChange(trx, ctx, member, origin, "two_factor.enabled");
   });
   await resetCount(ctx.db, attemptKey(member.memberId));
   return codes;
@@ -111,6 +116,7 @@ export async function disableTwoFactor(
   ctx: AppContext,
   member: MemberIdentity,
   password: string,
+  origin: ChangeOrigin,
 ): Promise<void> {
   await confirmPassword(ctx, member.memberId, password);
   if (await accountRequiresTwoFactor(ctx.db, member.accountId)) {
@@ -119,7 +125,10 @@ export async function disableTwoFactor(
       "This account requires two-factor sign-in for every member, so it cannot be turned off. An owner can lift the requirement in Settings → Security.",
     );
   }
-  await inTransaction(ctx, (trx) => clearTwoFactor(trx, member.memberId));
+  await inTransaction(ctx, async (trx) => {
+    await clearTwoFactor(trx, member.memberId);
+    await recordMemberChange(trx, ctx, member, origin, "two_factor.disabled");
+  });
 }
 
 /** Ten new recovery codes, with the member's password; the old ones stop working. */
@@ -127,13 +136,17 @@ export async function regenerateRecoveryCodes(
   ctx: AppContext,
   member: MemberIdentity,
   password: string,
+  origin: ChangeOrigin,
 ): Promise<string[]> {
   await confirmPassword(ctx, member.memberId, password);
   if (!(await hasTwoFactor(ctx.db, member.memberId))) {
     throw new ApiError("invalid_request", "Two-factor sign-in is off; recovery codes come with it.");
   }
   const codes = newRecoveryCodes();
-  await inTransaction(ctx, (trx) => replaceRecoveryCodes(trx, ctx, member.memberId, codes));
+  await inTransaction(ctx, async (trx) => {
+    await replaceRecoveryCodes(trx, ctx, member.memberId, codes);
+    await recordMemberChange(trx, ctx, member, origin, "two_factor.recovery_codes_replaced");
+  });
   return codes;
 }
 
@@ -145,6 +158,7 @@ export async function setTwoFactorRequirement(
   ctx: AppContext,
   member: MemberIdentity,
   required: boolean,
+  origin: ChangeOrigin,
 ): Promise<{ require_two_factor: boolean }> {
   if (required && !(await hasTwoFactor(ctx.db, member.memberId))) {
     throw new ApiError(
@@ -153,11 +167,23 @@ export async function setTwoFactorRequirement(
       "required",
     );
   }
-  await ctx.db
-    .updateTable("accounts")
-    .set({ require_two_factor: required ? 1 : 0 })
-    .where("id", "=", member.accountId)
-    .execute();
+  await inTransaction(ctx, async (trx) => {
+    const before = await accountRequiresTwoFactor(trx, member.accountId);
+    await trx
+      .updateTable("accounts")
+      .set({ require_two_factor: required ? 1 : 0 })
+      .where("id", "=", member.accountId)
+      .execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId: member.accountId,
+      environment: null,
+      origin,
+      action: "two_factor.requirement_changed",
+      target: { type: "account", id: member.accountId },
+      before: twoFactorRequirementSnapshot(before),
+      after: twoFactorRequirementSnapshot(required),
+    });
+  });
   return { require_two_factor: required };
 }
 
@@ -179,12 +205,37 @@ export async function accountRequiresTwoFactor(db: DbOrTrx, accountId: string): 
 export async function resetTwoFactor(
   ctx: AppContext,
   input: { accountId: string; email: string },
+  origin: ChangeOrigin,
 ): Promise<Member> {
   return inTransaction(ctx, async (trx) => {
     const member = await findMember(trx, input.accountId, { email: input.email });
     await clearTwoFactor(trx, member.id);
     await trx.deleteFrom("dashboard_sessions").where("member_id", "=", member.id).execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId: input.accountId,
+      environment: null,
+      origin,
+      action: "two_factor.reset",
+      target: { type: "member", id: member.id },
+    });
     return member;
+  });
+}
+
+/** A change of the member's own second factor, made by the member. */
+async function recordMemberChange(
+  trx: DbOrTrx,
+  ctx: AppContext,
+  member: MemberIdentity,
+  origin: ChangeOrigin,
+  action: "two_factor.enabled" | "two_factor.disabled" | "two_factor.recovery_codes_replaced",
+): Promise<void> {
+  await recordAudit(trx, ctx.clock, {
+    accountId: member.accountId,
+    environment: null,
+    origin,
+    action,
+    target: { type: "member", id: member.memberId },
   });
 }
 

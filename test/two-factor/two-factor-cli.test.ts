@@ -1,5 +1,6 @@
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
+import { CLI_ORIGIN } from "../../src/audit/types.js";
 import { findSession, openSession } from "../../src/dashboard/sessions.js";
 import { findMember } from "../../src/members/members.js";
 import { enableTwoFactor, hasTwoFactor, startEnrolment } from "../../src/two-factor/two-factor.js";
@@ -32,6 +33,7 @@ describe("dakiya members reset-2fa", () => {
           ctx,
           identity,
           await generate({ secret, epoch: Math.floor(ctx.clock.now().getTime() / 1000) }),
+          CLI_ORIGIN,
         );
         const { token } = await openSession(ctx, identity, "127.0.0.1");
         return { email: owner.email, memberId: owner.id, sessionToken: token };

@@ -366,7 +366,7 @@ describe.each(DIALECTS)("two-factor sign-in on %s", (dialect) => {
       accountId: owner.accountId,
     };
 
-    await resetTwoFactor(instances.ctx, { accountId: owner.accountId, email: member.email });
+    await resetTwoFactor(instances.ctx, { accountId: owner.accountId, email: member.email }, CLI_ORIGIN);
     expect(errorOf(await dashboardRequest(app, session, "GET", "/dashboard/api/session"))).toEqual([
       401,
       "not_signed_in",

@@ -92,7 +92,7 @@ export function sessionRoutes(app: App, ctx: AppContext): void {
     "/dashboard/api/session/two-factor",
     { schema: { ...HIDDEN, body: SecondFactorAnswer }, config: { signedOut: true } },
     async (request, reply) => {
-      const member = await answerChallenge(ctx, request.body);
+      const member = await answerChallenge(ctx, { ...request.body, clientAddress: request.ip });
       const { token, session } = await openSession(ctx, member, request.ip);
       setSessionCookie(request, reply, ctx, token);
       return sessionView(session);

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { dashboardActor } from "../../audit/actor.js";
 import type { AppContext } from "../../context.js";
 import type { App } from "../../http/types.js";
 import { MAX_PASSWORD_LENGTH } from "../../members/credentials.js";
@@ -29,14 +30,19 @@ export function twoFactorRoutes(app: App, ctx: AppContext): void {
   );
 
   app.post("/dashboard/api/two-factor/enable", { schema: { ...HIDDEN, body: Code } }, async (request) => ({
-    recovery_codes: await enableTwoFactor(ctx, sessionOf(request), request.body.code),
+    recovery_codes: await enableTwoFactor(
+      ctx,
+      sessionOf(request),
+      request.body.code,
+      dashboardActor(request),
+    ),
   }));
 
   app.post(
     "/dashboard/api/two-factor/disable",
     { schema: { ...HIDDEN, body: Password } },
     async (request, reply) => {
-      await disableTwoFactor(ctx, sessionOf(request), request.body.password);
+      await disableTwoFactor(ctx, sessionOf(request), request.body.password, dashboardActor(request));
       return reply.code(204).send();
     },
   );
@@ -45,11 +51,16 @@ export function twoFactorRoutes(app: App, ctx: AppContext): void {
     "/dashboard/api/two-factor/recovery-codes",
     { schema: { ...HIDDEN, body: Password } },
     async (request) => ({
-      recovery_codes: await regenerateRecoveryCodes(ctx, sessionOf(request), request.body.password),
+      recovery_codes: await regenerateRecoveryCodes(
+        ctx,
+        sessionOf(request),
+        request.body.password,
+        dashboardActor(request),
+      ),
     }),
   );
 
   app.patch("/dashboard/api/two-factor/policy", { schema: { ...HIDDEN, body: Policy } }, async (request) =>
-    setTwoFactorRequirement(ctx, sessionOf(request), request.body.required),
+    setTwoFactorRequirement(ctx, sessionOf(request), request.body.required, dashboardActor(request)),
   );
 }
