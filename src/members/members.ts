@@ -169,8 +169,16 @@ export async function redeemLink(
   ctx: AppContext,
   input: { token: string; password: string; clientAddress: string | null },
 ): Promise<MemberIdentity> {
-  const passwordHash = await hashPassword(input.password);
   const now = isoNow(ctx.clock);
+  // The link is looked up before the password is hashed, so made-up tokens cost no argon2 work.
+  const open = await ctx.db
+    .selectFrom("members")
+    .select("id")
+    .where("invite_token_hash", "=", hashSecret(input.token))
+    .where("invite_expires_at", ">", now)
+    .executeTakeFirst();
+  if (!open) throw linkNotValid();
+  const passwordHash = await hashPassword(input.password);
   const row = await inTransaction(ctx, async (trx) => {
     const before = await trx
       .selectFrom("members")
@@ -206,13 +214,7 @@ export async function redeemLink(
     });
     return redeemed;
   });
-  if (!row) {
-    throw new ApiError(
-      "invalid_request",
-      "This link is not valid: it was used already, it expired, or it was replaced. Ask for a new one.",
-      "token",
-    );
-  }
+  if (!row) throw linkNotValid();
   return { memberId: row.id, accountId: row.account_id, email: row.email, role: row.role };
 }
 
@@ -287,6 +289,8 @@ export async function issuePasswordReset(
       .where("id", "=", found.id)
       .execute();
     await trx.deleteFrom("dashboard_sessions").where("member_id", "=", found.id).execute();
+    // A sign-in half done with the old password does not finish after the reset either.
+    await trx.deleteFrom("two_factor_challenges").where("member_id", "=", found.id).execute();
     await recordAudit(trx, ctx.clock, {
       accountId: input.accountId,
       environment: null,
@@ -301,6 +305,14 @@ export async function issuePasswordReset(
 
 async function lockMembers(trx: Transaction<Database>, ctx: AppContext, accountId: string): Promise<void> {
   await lockForUpdate(trx, ctx.dialect, `members:${accountId}`);
+}
+
+function linkNotValid(): ApiError {
+  return new ApiError(
+    "invalid_request",
+    "This link is not valid: it was used already, it expired, or it was replaced. Ask for a new one.",
+    "token",
+  );
 }
 
 function isActiveOwner(member: Member): boolean {

@@ -76,18 +76,15 @@ describe.each(DIALECTS)("the audit log on %s", (dialect) => {
 
   it("records each console change once, by the signed-in member, from the client's address", async () => {
     const owner = await signedInAccount(ctx, app);
-    const email = (
-      await ctx.db
-        .selectFrom("accounts")
-        .select("email")
-        .where("id", "=", owner.accountId)
-        .executeTakeFirstOrThrow()
-    ).email;
+    const { email, id: memberId } = (await dashboard(owner, "GET", "/dashboard/api/session")).member as {
+      email: string;
+      id: string;
+    };
     const expectMember = (row: Row, action: string, target: [string, string | null]) => {
       expect(row).toMatchObject({
         action,
         actor_type: "member",
-        actor_id: owner.accountId,
+        actor_id: memberId,
         actor_label: email,
         client_address: "198.51.100.23",
         target_type: target[0],
@@ -424,13 +421,15 @@ describe.each(DIALECTS)("the audit log on %s", (dialect) => {
       "key.rotated",
       "sender.created",
       "key.created",
+      // The owner's sign-in, before the rest.
+      "sign_in.succeeded",
     ]);
     expect(all.data.map((entry) => entry.target.id)).not.toContain("OTHERS");
     const newestFirst = all.data.map((entry) => `${entry.created_at} ${entry.id}`);
     expect(newestFirst).toEqual([...newestFirst].sort().reverse());
     expect(all.data[4]).toMatchObject({
       action: "key.created",
-      actor: { type: "member", id: owner.accountId, label: expect.stringContaining("@") },
+      actor: { type: "member", id: expect.stringMatching(/^mbr_/), label: expect.stringContaining("@") },
       target: { type: "api_key", id: key.id },
       environment: "sandbox",
       client_address: "198.51.100.23",
@@ -438,7 +437,10 @@ describe.each(DIALECTS)("the audit log on %s", (dialect) => {
       after: { label: "a", environment: "sandbox" },
     });
 
-    expect((await read(stranger)).data.map((entry) => entry.action)).toEqual(["sender.created"]);
+    expect((await read(stranger)).data.map((entry) => entry.action)).toEqual([
+      "sender.created",
+      "sign_in.succeeded",
+    ]);
     expect((await read(owner, "?action=sender.created")).data).toHaveLength(1);
     expect((await read(owner, "?action=key")).data).toHaveLength(4);
     expect((await read(owner, "?actor=cli")).data.map((entry) => entry.action)).toEqual([

@@ -118,7 +118,7 @@ describe("dakiya CLI", () => {
 
       const message = oneLineError(await createAccount("ops@example.com"));
       expect(message).toMatch(/^dakiya: /);
-      expect(message).toContain("already exists");
+      expect(message).toContain("is already a member");
       expect(message).not.toContain(PASSWORD);
     },
     SLOW,

@@ -45,7 +45,8 @@ describe("dakiya members commands", () => {
         ["admin", "active"],
       ]);
       const text = await dakiya("members", "list", "--account", cli.accountId);
-      expect(text.stdout).toContain("ops@example.com admin active, last signed in");
+      // Setting the password through the link is not a sign-in: the console signs them in after it.
+      expect(text.stdout).toContain("ops@example.com admin active, never signed in");
 
       const role = json<CliMember>(
         await dakiya(

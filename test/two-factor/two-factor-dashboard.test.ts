@@ -337,6 +337,8 @@ describe.each(DIALECTS)("two-factor sign-in on %s", (dialect) => {
     const owner = await signedInAccount(instances.ctx, app);
     const member = await signedInMember(instances.ctx, app, owner.accountId, "finance");
     const { secret } = await enrol(member);
+    // A sign-in halfway through (the password given, the code not yet) when the reset comes.
+    const halfway = await passwordStep(member.email);
 
     const reset = await issuePasswordReset(
       instances.ctx,
@@ -355,6 +357,8 @@ describe.each(DIALECTS)("two-factor sign-in on %s", (dialect) => {
     expect(sessionCookie(redeemed)).toBeUndefined();
     expect(redeemed.json().two_factor_required).toBe(true);
     instances.clock.advance(30);
+    const stale = await secondStep({ challenge: halfway, code: await codeAt(instances.clock, secret) });
+    expect(stale.statusCode).toBe(401);
     const opened = await secondStep({
       challenge: redeemed.json().challenge,
       code: await codeAt(instances.clock, secret),
