@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
-import { type AuditEntry, type AuditFilters, type AuditValue, api } from "../api";
+import { type AuditEntry, type AuditValue, api } from "../api";
 import { EmptyState, ErrorNotice, formErrors, Loading } from "../components/Feedback";
 import { Field } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { EnvironmentBadge } from "../components/StatusBadge";
 import { formatIndiaTime, formatUtc, parseIndiaInput } from "../format";
-import { useResource } from "../use-resource";
+import { usePagedList } from "../use-paged-list";
 
 const PAGE_SIZE = 50;
 const DAY_MS = 86_400_000;
@@ -75,55 +75,28 @@ export function AuditLogPage() {
   const [actorDraft, setActorDraft] = useState(actor);
   useEffect(() => setActorDraft(actor), [actor]);
 
-  const query = useCallback(
-    (extra: AuditFilters = {}): AuditFilters => ({
-      action: action || undefined,
-      actor: actor || undefined,
-      created_after: indiaDayStart(from),
-      created_before: indiaDayEnd(to),
-      limit: PAGE_SIZE,
-      ...extra,
-    }),
+  const loadPage = useCallback(
+    (after: AuditEntry | undefined, signal?: AbortSignal) =>
+      api.listAudit(
+        {
+          action: action || undefined,
+          actor: actor || undefined,
+          created_after: indiaDayStart(from),
+          created_before: indiaDayEnd(to),
+          limit: PAGE_SIZE,
+          ...(after ? { starting_after: after.id } : {}),
+        },
+        signal,
+      ),
     [action, actor, from, to],
   );
-  const load = useCallback((signal: AbortSignal) => api.listAudit(query(), signal), [query]);
-  const firstPage = useResource(load);
-  const [more, setMore] = useState<{ entries: AuditEntry[]; hasMore: boolean } | undefined>();
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreError, setMoreError] = useState<Error | undefined>();
-  // Pages loaded with "Load more" belong to the filters they were loaded with.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: resets whenever the first page's source changes
-  useEffect(() => {
-    setMore(undefined);
-    setMoreError(undefined);
-  }, [load]);
-
-  const entries = [...(firstPage.data?.data ?? []), ...(more?.entries ?? [])];
-  const hasMore = more ? more.hasMore : (firstPage.data?.has_more ?? false);
+  const { firstPage, items: entries, hasMore, loadMore, loadingMore, moreError } = usePagedList(loadPage);
 
   const setFilter = (name: keyof PageFilters, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
     else next.delete(name);
     setParams(next, { replace: true });
-  };
-
-  const loadMore = async () => {
-    const last = entries.at(-1);
-    if (!last) return;
-    setLoadingMore(true);
-    setMoreError(undefined);
-    try {
-      const page = await api.listAudit(query({ starting_after: last.id }));
-      setMore((current) => ({
-        entries: [...(current?.entries ?? []), ...page.data],
-        hasMore: page.has_more,
-      }));
-    } catch (caught) {
-      setMoreError(caught instanceof Error ? caught : new Error(String(caught)));
-    } finally {
-      setLoadingMore(false);
-    }
   };
 
   const errors = formErrors(firstPage.error, ["action", "actor", "created_after", "created_before"]);

@@ -17,7 +17,7 @@ import { MessagesTable } from "../components/MessagesTable";
 import { PageHeader } from "../components/PageHeader";
 import { useEnvironment } from "../environment";
 import { channelLabel } from "../format";
-import { useResource } from "../use-resource";
+import { usePagedList } from "../use-paged-list";
 
 const PAGE_SIZE = 50;
 
@@ -36,8 +36,8 @@ export function MessagesPage() {
   const [toDraft, setToDraft] = useState(to);
   useEffect(() => setToDraft(to), [to]);
 
-  const load = useCallback(
-    (signal: AbortSignal) =>
+  const loadPage = useCallback(
+    (after: ListedMessage | undefined, signal?: AbortSignal) =>
       api.listMessages(
         environment,
         {
@@ -46,35 +46,31 @@ export function MessagesPage() {
           to: to || undefined,
           from: from || undefined,
           until: until || undefined,
+          before: after?.id,
           limit: PAGE_SIZE,
         },
         signal,
       ),
     [environment, status, channel, to, from, until],
   );
-  const firstPage = useResource(load);
-  const [more, setMore] = useState<{ messages: ListedMessage[]; hasMore: boolean } | undefined>();
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreError, setMoreError] = useState<Error | undefined>();
+  const {
+    firstPage,
+    items: messages,
+    hasMore,
+    loadMore,
+    loadingMore,
+    moreError,
+    update,
+  } = usePagedList(loadPage);
   const [cancelling, setCancelling] = useState<Message | undefined>();
   const [outcome, setOutcome] = useState<{ done: string } | { refused: Error } | undefined>();
-  // Pages loaded with "Load more" belong to the filters they were loaded with.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: resets whenever the first page's source changes
-  useEffect(() => {
-    setMore(undefined);
-    setMoreError(undefined);
-    setOutcome(undefined);
-  }, [load]);
-
-  const messages = [...(firstPage.data?.data ?? []), ...(more?.messages ?? [])];
+  // An outcome belongs to the filters it was seen with.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: resets whenever the list's source changes
+  useEffect(() => setOutcome(undefined), [loadPage]);
 
   /** Shows a message's new state in whichever loaded page holds it. */
-  const replace = (changed: Message) => {
-    const swap = (list: ListedMessage[]) =>
-      list.map((message) => (message.id === changed.id ? { ...message, ...changed } : message));
-    firstPage.setData((page) => page && { ...page, data: swap(page.data) });
-    setMore((pages) => pages && { ...pages, messages: swap(pages.messages) });
-  };
+  const replace = (changed: Message) =>
+    update((message) => (message.id === changed.id ? { ...message, ...changed } : message));
   const onCancelled = (message: Message) => {
     setCancelling(undefined);
     replace(message);
@@ -86,7 +82,6 @@ export function MessagesPage() {
     setOutcome({ refused: error });
     firstPage.reload();
   };
-  const hasMore = more ? more.hasMore : (firstPage.data?.has_more ?? false);
 
   const setFilter = (name: keyof MessageFilters, value: string) => {
     const next = new URLSearchParams(params);
@@ -98,32 +93,6 @@ export function MessagesPage() {
   const onSearch = (event: FormEvent) => {
     event.preventDefault();
     setFilter("to", toDraft.trim());
-  };
-
-  const loadMore = async () => {
-    const last = messages.at(-1);
-    if (!last) return;
-    setLoadingMore(true);
-    setMoreError(undefined);
-    try {
-      const page = await api.listMessages(environment, {
-        status,
-        channel,
-        to: to || undefined,
-        from: from || undefined,
-        until: until || undefined,
-        before: last.id,
-        limit: PAGE_SIZE,
-      });
-      setMore((current) => ({
-        messages: [...(current?.messages ?? []), ...page.data],
-        hasMore: page.has_more,
-      }));
-    } catch (caught) {
-      setMoreError(caught instanceof Error ? caught : new Error(String(caught)));
-    } finally {
-      setLoadingMore(false);
-    }
   };
 
   const errors = formErrors(firstPage.error, ["to", "status", "channel", "from", "until"]);

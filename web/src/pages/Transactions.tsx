@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback } from "react";
 import { Link, useSearchParams } from "react-router";
 import { api, type DateRange, type LedgerEntry } from "../api";
 import { EmptyState, ErrorNotice, formErrors, Loading } from "../components/Feedback";
@@ -7,7 +7,7 @@ import { LowBalanceSection } from "../components/LowBalanceSection";
 import { PageHeader } from "../components/PageHeader";
 import { useEnvironment } from "../environment";
 import { formatDateTime, formatInr, formatShortDateTime } from "../format";
-import { useResource } from "../use-resource";
+import { usePagedList } from "../use-paged-list";
 
 const PAGE_SIZE = 50;
 
@@ -29,47 +29,18 @@ export function TransactionsPage() {
   const range: DateRange = { from: params.get("from") || undefined, to: params.get("to") || undefined };
   const { from, to } = range;
 
-  const load = useCallback(
-    (signal: AbortSignal) => api.listLedger(environment, { from, to, limit: PAGE_SIZE }, signal),
+  const loadPage = useCallback(
+    (after: LedgerEntry | undefined, signal?: AbortSignal) =>
+      api.listLedger(environment, { from, to, before: after?.id, limit: PAGE_SIZE }, signal),
     [environment, from, to],
   );
-  const firstPage = useResource(load);
-  const [more, setMore] = useState<{ entries: LedgerEntry[]; hasMore: boolean } | undefined>();
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreError, setMoreError] = useState<Error | undefined>();
-  // Pages loaded with "Load more" belong to the range they were loaded with.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: resets whenever the first page's source changes
-  useEffect(() => {
-    setMore(undefined);
-    setMoreError(undefined);
-  }, [load]);
-
-  const entries = [...(firstPage.data?.data ?? []), ...(more?.entries ?? [])];
-  const hasMore = more ? more.hasMore : (firstPage.data?.has_more ?? false);
+  const { firstPage, items: entries, hasMore, loadMore, loadingMore, moreError } = usePagedList(loadPage);
 
   const setDate = (name: keyof DateRange, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
     else next.delete(name);
     setParams(next, { replace: true });
-  };
-
-  const loadMore = async () => {
-    const last = entries.at(-1);
-    if (!last) return;
-    setLoadingMore(true);
-    setMoreError(undefined);
-    try {
-      const page = await api.listLedger(environment, { from, to, before: last.id, limit: PAGE_SIZE });
-      setMore((current) => ({
-        entries: [...(current?.entries ?? []), ...page.data],
-        hasMore: page.has_more,
-      }));
-    } catch (caught) {
-      setMoreError(caught instanceof Error ? caught : new Error(String(caught)));
-    } finally {
-      setLoadingMore(false);
-    }
   };
 
   const errors = formErrors(firstPage.error, ["from", "to"]);
