@@ -29,6 +29,9 @@ export default defineConfig({
     maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // What a page or a worker shows "soon": a loaded machine (three files at once, Chromium) may
+    // take seconds where an idle one takes milliseconds.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       { extends: true, test: { name: "quick", include: ["test/**/*.test.ts"], exclude: LONG } },
       { extends: true, test: { name: "long", include: LONG, fileParallelism: false } },

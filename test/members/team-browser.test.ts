@@ -95,6 +95,13 @@ describe.each(DIALECTS)("the Team page on %s", (dialect) => {
 
           await page.getByLabel(`Role of ${email}`).selectOption("developer");
           await page.getByText(`${email} is now developer.`).waitFor();
+          // The new role shows on the member's next page, and the top bar still fits a phone.
+          await theirs.goto("/developers/keys");
+          await theirs.getByRole("heading", { name: "API keys" }).waitFor();
+          expect(await theirs.locator(".role-badge").textContent()).toBe("developer");
+          await theirs.getByRole("button", { name: "Create key" }).waitFor();
+          await fitsWidth(theirs, viewport.width);
+          await saveScreenshot(theirs, `console-developer-${viewport.width}`);
 
           const row = page.getByRole("row").filter({ hasText: email });
           await row.getByRole("button", { name: "Remove" }).click();

@@ -206,7 +206,7 @@ function KeysTable({
 }) {
   return (
     <div className="table-wrap">
-      <table className="table table-stack">
+      <table className="table table-stack keys-table">
         <thead>
           <tr>
             <th scope="col">Label</th>
