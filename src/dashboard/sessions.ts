@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import { recordAudit } from "../audit/record.js";
 import { memberActor } from "../audit/types.js";
 import type { AppContext } from "../context.js";
-import type { DashboardSessionsTable } from "../db/schema.js";
+import type { DashboardSessionsTable } from "../db/console-schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { hashSecret } from "../keys/secrets.js";
 import { addSeconds, isoNow } from "../lib/clock.js";
