@@ -84,10 +84,16 @@ export function MessagesPage() {
   };
 
   const setFilter = (name: keyof MessageFilters, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next, { replace: true });
+    // From the current parameters, not this render's: two changes before a render keep both.
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
   };
 
   const onSearch = (event: FormEvent) => {

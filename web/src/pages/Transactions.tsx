@@ -37,10 +37,16 @@ export function TransactionsPage() {
   const { firstPage, items: entries, hasMore, loadMore, loadingMore, moreError } = usePagedList(loadPage);
 
   const setDate = (name: keyof DateRange, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next, { replace: true });
+    // From the current parameters, not this render's: two changes before a render keep both.
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
   };
 
   const errors = formErrors(firstPage.error, ["from", "to"]);
