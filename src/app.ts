@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { balanceRoutes } from "./accounts/routes.js";
+import { campaignRoutes } from "./campaigns/routes.js";
 import type { AppContext } from "./context.js";
 import { registerDashboardAuth } from "./dashboard/auth.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
@@ -75,6 +76,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   balanceRoutes(app, ctx);
   smsRoutes(app, ctx);
   smsListRoutes(app, ctx);
+  campaignRoutes(app, ctx);
   otpRoutes(app, ctx);
   eventRoutes(app, ctx);
   webhookRoutes(app, ctx);

@@ -1,4 +1,5 @@
 import { purgeOldAuditRows } from "./audit/retention.js";
+import { purgeAbandonedCampaigns } from "./campaigns/create.js";
 import type { AppContext } from "./context.js";
 import { purgeExpiredSessions } from "./dashboard/sessions.js";
 import { purgeOldEvents } from "./events/retention.js";
@@ -17,7 +18,7 @@ const INTERVAL_MS = 15 * 60_000;
  * period, OTPs past their expiry (ended, with their `otp.failed` events), events after 30 days, ended
  * dashboard sessions and two-factor challenges, the counters of rate-limit windows that have
  * passed and the SMS recipients of past hours, webhook attempts and ended deliveries after 30 days,
- * and audit rows after a year.
+ * audit rows after a year, and campaigns a crash left half-accepted an hour ago.
  */
 export async function purgeExpired(ctx: AppContext): Promise<{
   idempotencyKeys: number;
@@ -30,6 +31,7 @@ export async function purgeExpired(ctx: AppContext): Promise<{
   smsRecipientHours: number;
   webhookRecords: number;
   auditRows: number;
+  abandonedCampaigns: number;
 }> {
   const now = isoNow(ctx.clock);
   const idempotencyKeys = await purgeExpiredIdempotencyKeys(ctx);
@@ -47,6 +49,7 @@ export async function purgeExpired(ctx: AppContext): Promise<{
     smsRecipientHours: await purgeEndedRecipientHours(ctx.db, ctx.clock.now()),
     webhookRecords: await purgeOldWebhookRecords(ctx.db, ctx.clock.now()),
     auditRows: await purgeOldAuditRows(ctx.db, ctx.dialect, ctx.clock.now()),
+    abandonedCampaigns: await purgeAbandonedCampaigns(ctx, ctx.clock.now()),
   };
 }
 

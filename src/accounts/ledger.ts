@@ -483,5 +483,5 @@ export async function ledgerCursorOf(
 
 /** The message a charge or refund (chargeOf, refundMessage) paid for or gave back; null for other entries. */
 export function messageOfEntry(entry: { reason: string; reference: string | null }): string | null {
-  return /_(charge|refund)$/.test(entry.reason) ? entry.reference : null;
+  return /^(sms|whatsapp|voice)_(charge|refund)$/.test(entry.reason) ? entry.reference : null;
 }

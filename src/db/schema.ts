@@ -1,4 +1,5 @@
 import type { ColumnType, Kysely, Transaction } from "kysely";
+import type { CampaignRecipientsTable, CampaignsTable } from "./campaign-schema.js";
 import type {
   AuditLogTable,
   DashboardSessionsTable,
@@ -216,6 +217,8 @@ export interface MessagesTable {
   /** When the sender asked it to go out (or the promotional window's next opening). */
   send_at: Timestamp | null;
   cancelled_at: Timestamp | null;
+  /** The campaign it was sent for (src/campaigns); null for every other message. */
+  campaign_id: string | null;
 }
 
 /** `rejected`: the operator refused the part before delivery (a receipt's DLT scrub failure). */
@@ -322,6 +325,7 @@ export const EVENT_TYPES = [
   "otp.verified",
   "otp.failed",
   "balance.low",
+  "campaign.completed",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -431,6 +435,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   audit_log: AuditLogTable;
+  campaigns: CampaignsTable;
+  campaign_recipients: CampaignRecipientsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -31,6 +31,7 @@ const CLAIMED_COLUMNS = [
   "category",
   "expires_at",
   "send_at",
+  "campaign_id",
 ] as const satisfies ReadonlyArray<keyof MessagesTable>;
 
 export type ClaimedMessage = Pick<MessagesTable, (typeof CLAIMED_COLUMNS)[number]>;

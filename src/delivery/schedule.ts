@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { CampaignFeeder, FEED_INTERVAL_MS } from "../campaigns/feed.js";
 import type { AppContext } from "../context.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { MessagesTable } from "../db/schema.js";
@@ -100,16 +101,21 @@ export async function holdForWindow(ctx: AppContext, lease: Lease, opening: Date
     .execute();
 }
 
-/** Runs the release and the expiry sweep on their intervals until the returned function is called. */
+/**
+ * Runs the release and the expiry sweep, and the campaign feed (src/campaigns/feed.ts), on their
+ * intervals until the returned function is called.
+ */
 export function startScheduleSweeps(
   ctx: AppContext,
-  intervals = { releaseMs: SCHEDULE_SWEEP_MS, expiryMs: EXPIRY_SWEEP_MS },
+  intervals = { releaseMs: SCHEDULE_SWEEP_MS, expiryMs: EXPIRY_SWEEP_MS, campaignMs: FEED_INTERVAL_MS },
 ): () => Promise<void> {
+  const feeder = new CampaignFeeder(ctx);
   const every = (ms: number, name: string, sweep: () => Promise<number>) =>
     runPeriodically(ms, sweep, (error) => ctx.log.error({ err: error }, `${name} failed`));
   const stops = [
     every(intervals.expiryMs, "ending expired messages", () => expireUnsentMessages(ctx)),
     every(intervals.releaseMs, "releasing scheduled messages", () => releaseDueScheduled(ctx)),
+    every(intervals.campaignMs, "feeding campaigns", () => feeder.feed()),
   ];
   return async () => {
     await Promise.all(stops.map((stop) => stop()));

@@ -353,6 +353,7 @@ function acceptedRow(message: ClaimedMessage, fields: AcceptedFields): MessagesT
     expires_at: message.expires_at,
     send_at: message.send_at,
     cancelled_at: null,
+    campaign_id: message.campaign_id,
   };
 }
 

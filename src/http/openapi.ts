@@ -17,6 +17,11 @@ const TAGS = [
       "DLT-templated SMS: every message goes out under a registered sender (header) and content template. Sends are checked, priced per segment, charged and queued at once; the status moves `queued → submitted → delivered`, or ends `failed` (refunded) or `undelivered`.",
   },
   {
+    name: "Campaigns",
+    description:
+      "One template to up to 100,000 recipients: each checked, priced and charged at once, then fed into the queue at bulk priority, paced if asked, with counts by status, refunds and progress.",
+  },
+  {
     name: "OTP",
     description:
       "One-time passcodes by SMS, WhatsApp or voice, with an optional fallback channel. The code is never stored in clear or returned; sandbox deliveries show it in the sandbox inbox.",

@@ -40,6 +40,7 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix =
   | "acct"
+  | "cmp"
   | "key"
   | "led"
   | "msg"

@@ -38,6 +38,8 @@ export interface MessageView {
   undelivered_at: string | null;
   failed_at: string | null;
   cancelled_at: string | null;
+  /** The campaign it was sent for (docs/campaigns.md); null for other messages. */
+  campaign_id: string | null;
 }
 
 export function toMessageView(row: MessagesTable, carrierMessageIds: string[] = []): MessageView {
@@ -69,6 +71,7 @@ export function toMessageView(row: MessagesTable, carrierMessageIds: string[] = 
     undelivered_at: row.undelivered_at,
     failed_at: row.failed_at,
     cancelled_at: row.cancelled_at,
+    campaign_id: row.campaign_id,
   };
 }
 
@@ -142,6 +145,7 @@ export function queuedMessage(now: string, fields: NewMessage): MessagesTable {
     failed_at: null,
     cancelled_at: null,
     updated_at: now,
+    campaign_id: null,
   };
 }
 

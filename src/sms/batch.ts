@@ -105,7 +105,8 @@ export async function sendSmsBatch(
   return answer;
 }
 
-function refusal(error: unknown): BatchItemError {
+/** A refused item's entry: the `ApiError` a send threw, in the error envelope without a request id. */
+export function refusal(error: unknown): BatchItemError {
   if (!(error instanceof ApiError)) throw error;
   return {
     error: {

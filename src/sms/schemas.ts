@@ -156,6 +156,9 @@ export const MessageResponse = Type.Object({
   undelivered_at: Nullable(Type.String()),
   failed_at: Nullable(Type.String()),
   cancelled_at: Nullable(Type.String()),
+  campaign_id: Nullable(
+    Type.String({ description: "The campaign it was sent for (cmp_…); null for other messages" }),
+  ),
 });
 
 export const SmsBatchBody = Type.Object(

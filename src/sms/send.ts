@@ -81,7 +81,7 @@ function needsCtaCheck(ctx: AppContext, template: Template): boolean {
 }
 
 /** Whether `sender` is registered, and the template: read together (one round trip on PostgreSQL). */
-async function readSendRegistry(
+export async function readSendRegistry(
   ctx: AppContext,
   accountId: string,
   sender: string,
@@ -105,7 +105,15 @@ export function prepareSms(
   registry: SendRegistry,
   inBatch: boolean,
 ): PreparedSms {
-  const { accountId, environment } = principal;
+  const template = requireSendable(request, registry);
+  return prepareSendable(ctx, principal, request, template, registry.cta, inBatch);
+}
+
+/** The first checks of a send: its sender is registered, its template too, active and allowing it. */
+export function requireSendable(
+  request: Pick<SmsSendRequest, "sender" | "template_id">,
+  registry: Pick<SendRegistry, "senderKnown" | "template">,
+): Template {
   const { senderKnown, template } = registry;
   if (!senderKnown) {
     throw new ApiError(
@@ -131,12 +139,27 @@ export function prepareSms(
       "sender",
     );
   }
+  return template;
+}
+
+/**
+ * The rest of a send's checks, once its sender and template passed (`requireSendable`): the
+ * variables, the CTA whitelist, the length and the channel; then its rendering, price and timing.
+ */
+export function prepareSendable(
+  ctx: AppContext,
+  principal: KeyPrincipal,
+  request: SmsSendRequest,
+  template: Template,
+  cta: CtaWhitelist | undefined,
+  inBatch: boolean,
+): PreparedSms {
+  const { accountId, environment } = principal;
   const variables = request.variables ?? {};
   checkVariables(template, variables, ctx.maxVariableLength);
   if (needsCtaCheck(ctx, template)) {
-    if (!registry.cta)
-      throw new Error("a send with a CTA slot was prepared without the account's CTA whitelist");
-    requireWhitelistedCtas(ctx.dltTemplateRules, registry.cta, variables);
+    if (!cta) throw new Error("a send with a CTA slot was prepared without the account's CTA whitelist");
+    requireWhitelistedCtas(ctx.dltTemplateRules, cta, variables);
   }
 
   const text = renderTemplate(template.content, variables);

@@ -71,7 +71,8 @@ export function timingOf(
   };
 }
 
-function scheduledTime(sendAt: string, now: number): number {
+/** `send_at` as a time: RFC 3339, not past, at most 30 days ahead. */
+export function scheduledTime(sendAt: string, now: number): number {
   const time = Date.parse(sendAt);
   if (Number.isNaN(time)) {
     throw new ApiError(

@@ -1,0 +1,217 @@
+import type { AppContext } from "../context.js";
+import type { CampaignsTable } from "../db/campaign-schema.js";
+import { insertRows } from "../db/prepared.js";
+import type { MessagesTable } from "../db/schema.js";
+import { inTransaction } from "../db/transaction.js";
+import { templateQuery, toTemplate } from "../dlt/registry.js";
+import { recordEvent } from "../events/outbox.js";
+import { isoNow, isoTime } from "../lib/clock.js";
+import { queuedMessage } from "../messages/store.js";
+import { claimRecipients, countNewRecipients } from "../sms/recipient-cap.js";
+import { timingOf } from "../sms/timing.js";
+import { campaignView } from "./view.js";
+
+/** How often a worker feeds campaigns into the queue, and the most one campaign gets per feed. */
+export const FEED_INTERVAL_MS = 1_000;
+const FEED_CHUNK = 500;
+/**
+ * The most messages of one campaign in the queue at once: the rest wait as recipients, so a
+ * campaign never floods the queue, and a cancel has at most this many messages to end.
+ */
+export const FEED_AHEAD = 2_000;
+/** Campaigns looked at per feed. */
+const CAMPAIGNS_PER_FEED = 50;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Feeds due campaigns' recipients into the queue as `bulk` messages (docs/campaigns.md), each
+ * campaign at most FEED_AHEAD queued at once, `messages_per_minute` if it has one, and within the
+ * account's hourly cap on distinct numbers (docs/rate-limits.md): a campaign past it waits for the
+ * next hour. Ends each campaign with nothing left to feed nor queued as `completed`, with
+ * `campaign.completed`. Safe on any number of workers: a feed moves the campaign's cursor with a
+ * guarded update, so two feeds of the same recipients cannot both commit.
+ */
+export class CampaignFeeder {
+  /** Campaigns past the hourly cap, until the hour (ms) they may go on. */
+  private readonly cappedUntil = new Map<string, number>();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  async feed(): Promise<number> {
+    const now = isoNow(this.ctx.clock);
+    const due = await this.ctx.db
+      .selectFrom("campaigns")
+      .selectAll()
+      .where("status", "in", ["scheduled", "sending"])
+      .where((eb) => eb.or([eb("send_at", "is", null), eb("send_at", "<=", now)]))
+      .orderBy("created_at")
+      .limit(CAMPAIGNS_PER_FEED)
+      .execute();
+    let fed = 0;
+    for (const campaign of due) fed += await this.feedOne(campaign);
+    if (fed > 0) this.ctx.queue.notify();
+    return fed;
+  }
+
+  private async feedOne(campaign: CampaignsTable): Promise<number> {
+    const { ctx } = this;
+    const nowMs = ctx.clock.now().getTime();
+    if ((this.cappedUntil.get(campaign.id) ?? 0) > nowMs) return 0;
+    this.cappedUntil.delete(campaign.id);
+    if (campaign.paced_until !== null && Date.parse(campaign.paced_until) > nowMs) return 0;
+
+    const waiting = await ctx.db
+      .selectFrom("messages")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("campaign_id", "=", campaign.id)
+      .where("status", "in", ["scheduled", "queued"])
+      .executeTakeFirstOrThrow();
+    const room = FEED_AHEAD - Number(waiting.n);
+    const left = campaign.accepted - campaign.next_seq;
+    if (left <= 0 || (await this.nothingLeft(campaign))) {
+      if (Number(waiting.n) === 0) await this.complete(campaign);
+      return 0;
+    }
+    if (room <= 0) return 0;
+    const perMinute = campaign.messages_per_minute;
+    // Paced: a second's share per feed, so the rate holds within a second.
+    let size = Math.min(
+      room,
+      FEED_CHUNK,
+      perMinute === null ? FEED_CHUNK : Math.max(1, Math.ceil(perMinute / 60)),
+    );
+    while (size > 0) {
+      const outcome = await this.feedChunk(campaign, size, nowMs);
+      if (outcome !== "capped") return outcome;
+      // Past the hourly cap with this many new numbers: try fewer, down to one.
+      size = Math.floor(size / 2);
+    }
+    this.cappedUntil.set(campaign.id, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS);
+    return 0;
+  }
+
+  private async nothingLeft(campaign: CampaignsTable): Promise<boolean> {
+    const next = await this.ctx.db
+      .selectFrom("campaign_recipients")
+      .select("seq")
+      .where("campaign_id", "=", campaign.id)
+      .where("seq", ">=", campaign.next_seq)
+      .limit(1)
+      .executeTakeFirst();
+    return next === undefined;
+  }
+
+  /** Feeds up to `size` recipients in one transaction; how many, or `capped` having written nothing. */
+  private async feedChunk(campaign: CampaignsTable, size: number, nowMs: number): Promise<number | "capped"> {
+    const { ctx } = this;
+    const scope = { accountId: campaign.account_id, environment: campaign.environment };
+    try {
+      return await inTransaction(ctx, async (trx) => {
+        const recipients = await trx
+          .selectFrom("campaign_recipients")
+          .selectAll()
+          .where("campaign_id", "=", campaign.id)
+          .where("seq", ">=", campaign.next_seq)
+          .orderBy("seq")
+          .limit(size)
+          .execute();
+        const last = recipients.at(-1);
+        if (!last) return 0;
+        const now = isoTime(nowMs);
+        const pacedUntil =
+          campaign.messages_per_minute === null
+            ? null
+            : isoTime(
+                Math.max(nowMs, Date.parse(campaign.paced_until ?? now)) +
+                  (recipients.length * 60_000) / campaign.messages_per_minute,
+              );
+        // The campaign's row first: a second feed of the same recipients, or a cancel, waits here.
+        const moved = await trx
+          .updateTable("campaigns")
+          .set({
+            next_seq: last.seq + 1,
+            status: "sending",
+            started_at: campaign.started_at ?? now,
+            paced_until: pacedUntil,
+            updated_at: now,
+          })
+          .where("id", "=", campaign.id)
+          .where("next_seq", "=", campaign.next_seq)
+          .where("status", "in", ["scheduled", "sending"])
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) return 0;
+
+        const numbers = recipients.map((r) => r.recipient);
+        const fresh = await claimRecipients(trx, ctx, scope, numbers);
+        if (!(await countNewRecipients(trx, ctx, scope, fresh.size))) throw new HourlyCapReached();
+
+        const templateRow = await templateQuery(
+          trx,
+          campaign.account_id,
+          campaign.template_id,
+        ).executeTakeFirst();
+        if (!templateRow)
+          throw new Error(`campaign ${campaign.id}'s template ${campaign.template_id} is gone`);
+        const template = toTemplate(templateRow);
+        const timing = timingOf(ctx, { priority: "bulk" }, template.category, true);
+        const messages = recipients.map(
+          (recipient): MessagesTable => ({
+            ...queuedMessage(now, {
+              account_id: campaign.account_id,
+              environment: campaign.environment,
+              channel: "sms",
+              recipient: recipient.recipient,
+              sender: campaign.sender,
+              template_id: template.template_id,
+              entity_id: template.entity_id,
+              reference: recipient.reference,
+              text: recipient.text,
+              encoding: recipient.encoding,
+              segments: recipient.segments,
+              cost: Number(recipient.cost),
+              sealed: null,
+              ...timing,
+            }),
+            campaign_id: campaign.id,
+          }),
+        );
+        await insertRows(trx, "messages", messages);
+        await trx
+          .deleteFrom("campaign_recipients")
+          .where("campaign_id", "=", campaign.id)
+          .where("seq", ">=", campaign.next_seq)
+          .where("seq", "<=", last.seq)
+          .execute();
+        return messages.length;
+      });
+    } catch (error) {
+      if (error instanceof HourlyCapReached) return "capped";
+      throw error;
+    }
+  }
+
+  /** A campaign with nothing left to feed nor queued: `completed`, with its event, once. */
+  private async complete(campaign: CampaignsTable): Promise<void> {
+    const { ctx } = this;
+    await inTransaction(ctx, async (trx) => {
+      const now = isoNow(ctx.clock);
+      const completed = await trx
+        .updateTable("campaigns")
+        .set({ status: "completed", completed_at: now, updated_at: now })
+        .where("id", "=", campaign.id)
+        .where("status", "in", ["scheduled", "sending"])
+        .returningAll()
+        .executeTakeFirst();
+      if (!completed) return;
+      await recordEvent(trx, ctx, {
+        accountId: completed.account_id,
+        environment: completed.environment,
+        type: "campaign.completed",
+        data: await campaignView(trx, completed),
+      });
+    });
+  }
+}
+
+/** Rolls a feed back when its new numbers would pass the account's hourly cap. */
+class HourlyCapReached extends Error {}
