@@ -166,3 +166,22 @@ export function twoFactorRequirementSnapshot(required: boolean): AuditSnapshot {
 export function memberSnapshot(member: { email: string; role: string; status: string }): AuditSnapshot {
   return snapshot({ email: member.email, role: member.role, status: member.status });
 }
+
+/** A campaign as sent: what it sends, to how many, for how much, and when. */
+export function campaignSnapshot(campaign: {
+  name: string;
+  template_id: string;
+  sender: string;
+  accepted: number;
+  cost: number;
+  send_at: string | null;
+}): AuditSnapshot {
+  return snapshot({
+    name: campaign.name,
+    template_id: campaign.template_id,
+    sender: campaign.sender,
+    recipients: campaign.accepted,
+    cost: formatInr(campaign.cost),
+    send_at: campaign.send_at,
+  });
+}

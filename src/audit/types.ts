@@ -55,6 +55,8 @@ export const AUDIT_ACTIONS = [
   "two_factor.reset",
   "sign_in.succeeded",
   "sign_in.failed",
+  "campaign.created",
+  "campaign.cancelled",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -67,7 +69,8 @@ export type AuditTargetType =
   | "otp_settings"
   | "account"
   | "balance"
-  | "member";
+  | "member"
+  | "campaign";
 
 export type SnapshotValue = string | number | boolean | null | readonly string[];
 declare const SNAPSHOT: unique symbol;

@@ -1,4 +1,7 @@
 import { applyLedgerChange } from "../accounts/ledger.js";
+import { recordAudit } from "../audit/record.js";
+import { campaignSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import type { MessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
@@ -20,6 +23,7 @@ export async function cancelCampaign(
   ctx: AppContext,
   scope: CampaignScope,
   id: string,
+  origin: ChangeOrigin,
   record?: RecordAnswer<CampaignView>,
 ): Promise<CampaignView> {
   const cancelled = await inTransaction(ctx, async (trx) => {
@@ -74,6 +78,14 @@ export async function cancelCampaign(
       });
     }
     await trx.updateTable("campaigns").set({ refunded: refund }).where("id", "=", campaign.id).execute();
+    await recordAudit(trx, ctx.clock, {
+      accountId: campaign.account_id,
+      environment: campaign.environment,
+      origin,
+      action: "campaign.cancelled",
+      target: { type: "campaign", id: campaign.id },
+      before: campaignSnapshot(campaign),
+    });
     const view = await campaignView(trx, { ...campaign, refunded: refund });
     await record?.(trx, view);
     return view;

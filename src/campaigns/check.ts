@@ -2,11 +2,11 @@ import type { AppContext } from "../context.js";
 import type { CampaignRecipientsTable } from "../db/campaign-schema.js";
 import type { Template } from "../dlt/registry.js";
 import { ApiError } from "../errors.js";
-import type { KeyPrincipal } from "../keys/authenticate.js";
 import { requireIndianMobile } from "../lib/phone.js";
 import { type BatchItemError, refusal } from "../sms/batch.js";
 import { ctaWhitelistFor, prepareSendable, readSendRegistry, requireSendable } from "../sms/send.js";
 import { scheduledTime } from "../sms/timing.js";
+import type { CampaignScope } from "./view.js";
 
 export const MAX_CAMPAIGN_RECIPIENTS = 100_000;
 /** The campaign routes' body limit: 100,000 recipients with their variables. */
@@ -58,7 +58,7 @@ export interface CheckedCampaign {
  */
 export async function checkCampaign(
   ctx: AppContext,
-  principal: KeyPrincipal,
+  principal: CampaignScope,
   request: CampaignRequest,
 ): Promise<CheckedCampaign> {
   const sender = request.sender.toUpperCase();

@@ -1,16 +1,18 @@
 import { sql } from "kysely";
 import { applyLedgerChange } from "../accounts/ledger.js";
+import { recordAudit } from "../audit/record.js";
+import { campaignSnapshot } from "../audit/snapshots.js";
+import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import type { CampaignsTable } from "../db/campaign-schema.js";
 import { insertRows } from "../db/prepared.js";
 import type { DbOrTrx } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
-import type { KeyPrincipal } from "../keys/authenticate.js";
 import { isoNow, isoTime } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
 import { type CampaignRequest, type CheckedRecipient, checkCampaign, type RecipientError } from "./check.js";
-import { type CampaignView, campaignView } from "./view.js";
+import { type CampaignScope, type CampaignView, campaignView } from "./view.js";
 
 /** Recipients written per statement while a campaign is accepted. */
 const RECIPIENT_CHUNK = 2_000;
@@ -33,8 +35,9 @@ export interface CampaignAnswer extends CampaignView {
  */
 export async function createCampaign(
   ctx: AppContext,
-  principal: KeyPrincipal,
+  principal: CampaignScope,
   request: CampaignRequest,
+  origin: ChangeOrigin,
   record?: RecordAnswer<CampaignAnswer>,
 ): Promise<CampaignAnswer> {
   const checked = await checkCampaign(ctx, principal, request);
@@ -120,6 +123,14 @@ export async function createCampaign(
     if (Number(updated.numUpdatedRows) !== 1) {
       throw new Error(`campaign ${campaign.id} was swept away while it was being accepted`);
     }
+    await recordAudit(trx, ctx.clock, {
+      accountId: campaign.account_id,
+      environment: campaign.environment,
+      origin,
+      action: "campaign.created",
+      target: { type: "campaign", id: campaign.id },
+      after: campaignSnapshot(accepted),
+    });
     const answer: CampaignAnswer = { ...(await campaignView(trx, accepted)), errors };
     await record?.(trx, answer);
     return answer;

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { keyActor } from "../audit/actor.js";
 import type { AppContext } from "../context.js";
 import { ErrorResponse, errorResponse } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
@@ -31,7 +32,7 @@ export function campaignRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) =>
       answerIdempotently(request, reply, 202, (record) =>
-        createCampaign(ctx, principalOf(request), request.body, record),
+        createCampaign(ctx, principalOf(request), request.body, keyActor(request), record),
       ),
   );
 
@@ -108,7 +109,7 @@ export function campaignRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) =>
       answerIdempotently(request, reply, 200, (record) =>
-        cancelCampaign(ctx, principalOf(request), request.params.id, record),
+        cancelCampaign(ctx, principalOf(request), request.params.id, keyActor(request), record),
       ),
   );
 }

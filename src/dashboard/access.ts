@@ -40,6 +40,13 @@ export const DASHBOARD_ACCESS: Readonly<Record<string, readonly Role[]>> = {
   "GET /dashboard/api/messages/:id": EVERYONE,
   "POST /dashboard/api/messages/:id/cancel": BUILDERS,
   "GET /dashboard/api/sandbox/messages": EVERYONE,
+
+  // Campaigns are sends: the roles that send from the console start and cancel them; all see them.
+  "GET /dashboard/api/campaigns": EVERYONE,
+  "GET /dashboard/api/campaigns/:id": EVERYONE,
+  "POST /dashboard/api/campaigns/preview": BUILDERS,
+  "POST /dashboard/api/campaigns": BUILDERS,
+  "POST /dashboard/api/campaigns/:id/cancel": BUILDERS,
   "POST /dashboard/api/sandbox/credits": BUILDERS,
 
   // Every member sees the low-balance banner; finance sets its threshold.

@@ -2,6 +2,7 @@ import type { AppContext } from "../context.js";
 import type { App } from "../http/types.js";
 import { auditRoutes } from "./routes/audit.js";
 import { billingRoutes } from "./routes/billing.js";
+import { campaignRoutes } from "./routes/campaigns.js";
 import { ctaRoutes } from "./routes/cta.js";
 import { keyRoutes } from "./routes/keys.js";
 import { ledgerRoutes } from "./routes/ledger.js";
@@ -23,6 +24,7 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
   memberRoutes(app, ctx);
   keyRoutes(app, ctx);
   messageRoutes(app, ctx);
+  campaignRoutes(app, ctx);
   ledgerRoutes(app, ctx);
   billingRoutes(app, ctx);
   registryRoutes(app, ctx);

@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import { readTogether } from "../db/read-together.js";
+import type { Environment } from "../db/schema.js";
 import { type CtaWhitelist, hasCtaSlot, requireWhitelistedCtas } from "../dlt/cta/match.js";
 import { readCtaWhitelist } from "../dlt/cta/store.js";
 import { analyseSms } from "../dlt/encoding.js";
@@ -148,7 +149,7 @@ export function requireSendable(
  */
 export function prepareSendable(
   ctx: AppContext,
-  principal: KeyPrincipal,
+  principal: { accountId: string; environment: Environment },
   request: SmsSendRequest,
   template: Template,
   cta: CtaWhitelist | undefined,

@@ -23,6 +23,7 @@ const ACTION_GROUPS: Array<{ value: string; label: string }> = [
   { value: "otp_settings", label: "OTP settings" },
   { value: "account", label: "Account" },
   { value: "credits", label: "Credits" },
+  { value: "campaign", label: "Campaigns" },
   { value: "member", label: "Members" },
   { value: "sign_in", label: "Sign-ins" },
 ];
@@ -53,6 +54,8 @@ const ACTIONS: Record<string, string> = {
   "member.removed": "Member removed",
   "sign_in.succeeded": "Signed in",
   "sign_in.failed": "Sign-in failed",
+  "campaign.created": "Campaign sent",
+  "campaign.cancelled": "Campaign cancelled",
 };
 
 /** The filters as they stand in the address: days of India time, and the actor as typed. */
