@@ -168,6 +168,8 @@ const ORDER = [
   "verifyOtp",
   "getOtp",
   "listEvents",
+  "reportMessages",
+  "reportOtp",
   "createWebhookEndpoint",
   "listWebhookEndpoints",
   "getWebhookEndpoint",
