@@ -1,6 +1,7 @@
 import type { AppContext } from "../context.js";
 import type { CampaignsTable } from "../db/campaign-schema.js";
 import { insertRows } from "../db/prepared.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { MessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { templateQuery, toTemplate } from "../dlt/registry.js";
@@ -45,7 +46,7 @@ export class CampaignFeeder {
       .where("status", "in", ["scheduled", "sending"])
       .where((eb) => eb.or([eb("send_at", "is", null), eb("send_at", "<=", now)]))
       .orderBy("created_at")
-      .limit(CAMPAIGNS_PER_FEED)
+      .limit(rowLimit(CAMPAIGNS_PER_FEED))
       .execute();
     let fed = 0;
     for (const campaign of due) fed += await this.feedOne(campaign);
@@ -96,7 +97,7 @@ export class CampaignFeeder {
       .select("seq")
       .where("campaign_id", "=", campaign.id)
       .where("seq", ">=", campaign.next_seq)
-      .limit(1)
+      .limit(rowLimit(1))
       .executeTakeFirst();
     return next === undefined;
   }
@@ -113,7 +114,7 @@ export class CampaignFeeder {
           .where("campaign_id", "=", campaign.id)
           .where("seq", ">=", campaign.next_seq)
           .orderBy("seq")
-          .limit(size)
+          .limit(rowLimit(size))
           .execute();
         const last = recipients.at(-1);
         if (!last) return 0;

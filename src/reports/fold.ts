@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { AppContext } from "../context.js";
+import { rowLimit } from "../db/row-limit.js";
 import type { Db } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { runPeriodically } from "../lib/periodic.js";
@@ -73,7 +74,7 @@ async function foldOnPostgres(db: Db, fold: Fold): Promise<number> {
   const { rows } = await sql<{ moved: number | string }>`
     with moved as (
       delete from ${sql.table(fold.deltas)}
-      where id in (select id from ${sql.table(fold.deltas)} order by id limit ${FOLD_BATCH} for update skip locked)
+      where id in (select id from ${sql.table(fold.deltas)} order by id limit ${rowLimit(FOLD_BATCH)} for update skip locked)
       returning ${columns}
     ), added as (
       insert into ${sql.table(fold.days)} (${columns})
@@ -96,7 +97,9 @@ async function foldOnSqlite(ctx: Pick<AppContext, "db" | "metrics">, fold: Fold)
   return inTransaction(ctx, async (trx) => {
     const { rows } = await sql<{ last: number | null; moved: number }>`
       select max(id) as last, count(*) as moved
-      from (select id from ${sql.table(fold.deltas)} order by id limit ${FOLD_BATCH}) as batch`.execute(trx);
+      from (select id from ${sql.table(fold.deltas)} order by id limit ${rowLimit(FOLD_BATCH)}) as batch`.execute(
+      trx,
+    );
     const batch = rows[0];
     if (!batch || batch.last === null) return 0;
     await sql`
