@@ -25,6 +25,7 @@ import { registerMetrics } from "./metrics/http.js";
 import { otpRoutes } from "./otp/routes.js";
 import { voiceWebhookRoutes } from "./receipts/voice-webhook.js";
 import { whatsappWebhookRoutes } from "./receipts/whatsapp-webhook.js";
+import { reportRoutes } from "./reports/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
 import { smsListRoutes } from "./sms/list-routes.js";
 import { smsRoutes } from "./sms/routes.js";
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   otpRoutes(app, ctx);
   eventRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  reportRoutes(app, ctx);
   if (ctx.webhooks.whatsapp) whatsappWebhookRoutes(app, ctx, ctx.webhooks.whatsapp);
   if (ctx.webhooks.voice) voiceWebhookRoutes(app, ctx, ctx.webhooks.voice);
   sandboxRoutes(app, ctx);

@@ -6,6 +6,7 @@ import { purgeExpiredIdempotencyKeys } from "./idempotency/idempotency.js";
 import { isoNow } from "./lib/clock.js";
 import { expireDueOtps } from "./otp/expiry.js";
 import { purgeEndedWindows } from "./rate-limit.js";
+import { startReportFolds } from "./reports/fold.js";
 import { purgeEndedRecipientHours } from "./sms/recipient-cap.js";
 import { purgeExpiredChallenges } from "./two-factor/challenges.js";
 import { purgeOldWebhookRecords } from "./webhooks/purge.js";
@@ -50,8 +51,11 @@ export async function purgeExpired(ctx: AppContext): Promise<{
   };
 }
 
-/** Runs `purgeExpired` now and every 15 minutes; returns a function that stops it. */
-export function startMaintenance(ctx: AppContext): () => void {
+/**
+ * Runs `purgeExpired` now and every 15 minutes, and folds the reports' deltas every 10 seconds
+ * (src/reports/fold.ts); returns a function that stops both, waiting for a fold under way.
+ */
+export function startMaintenance(ctx: AppContext): () => Promise<void> {
   const run = () => {
     purgeExpired(ctx).then(
       (purged) => ctx.log.debug({ purged }, "maintenance: purged expired rows"),
@@ -61,5 +65,9 @@ export function startMaintenance(ctx: AppContext): () => void {
   run();
   const timer = setInterval(run, INTERVAL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  const stopFolds = startReportFolds(ctx);
+  return async () => {
+    clearInterval(timer);
+    await stopFolds();
+  };
 }

@@ -82,7 +82,7 @@ export function startBackgroundLoops(
   const worker = loops.worker ? startWorker(ctx, loops.worker.carriers, loops.worker.options) : undefined;
   return {
     async stop() {
-      stopMaintenance?.();
+      await stopMaintenance?.();
       await worker?.stop();
     },
   };

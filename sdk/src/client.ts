@@ -8,8 +8,12 @@ import type {
   DeletedWebhookEndpoint,
   EventListParams,
   Message,
+  MessageReport,
+  MessageReportParams,
   Otp,
   OtpDetails,
+  OtpReport,
+  OtpReportParams,
   OtpSendParams,
   OtpVerification,
   OtpVerifyParams,
@@ -67,6 +71,7 @@ export class Dakiya {
   readonly events: EventsApi;
   readonly webhooks: WebhooksApi;
   readonly sandbox: SandboxApi;
+  readonly reports: ReportsApi;
   readonly #api: Api;
   readonly #transport: Transport;
 
@@ -91,6 +96,7 @@ export class Dakiya {
     this.events = new EventsApi(this.#api, this.#transport);
     this.webhooks = new WebhooksApi(this.#api, this.#transport);
     this.sandbox = new SandboxApi(this.#api, this.#transport);
+    this.reports = new ReportsApi(this.#api, this.#transport);
   }
 
   /** The balance of the key's environment (`GET /v2/balance`). */
@@ -352,6 +358,26 @@ export class SandboxApi extends Resource {
     return this.call(
       ({ headers, signal }) =>
         this.api.GET("/v2/sandbox/messages", { params: { query: params }, headers, signal }),
+      options,
+    );
+  }
+}
+
+export class ReportsApi extends Resource {
+  /** Messages counted by day, template, sender, status or channel (`GET /v2/reports/messages`). */
+  messages(params?: MessageReportParams, options?: RequestOptions): Promise<MessageReport> {
+    return this.call(
+      ({ headers, signal }) =>
+        this.api.GET("/v2/reports/messages", { params: { query: params }, headers, signal }),
+      options,
+    );
+  }
+
+  /** OTPs sent and verified by channel, with the median seconds to verify (`GET /v2/reports/otp`). */
+  otp(params?: OtpReportParams, options?: RequestOptions): Promise<OtpReport> {
+    return this.call(
+      ({ headers, signal }) =>
+        this.api.GET("/v2/reports/otp", { params: { query: params }, headers, signal }),
       options,
     );
   }

@@ -346,6 +346,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/reports/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Messages counted by day, template, sender, status or channel
+         * @description This environment's messages created in the period, grouped by `group_by` (default `day`: every day, oldest first, zeros included; other groupings most messages first). Statuses are as they stand now; `cost` is what was charged net of refunds. Days are India time (UTC+05:30), `from` and `to` both included; by default the last 30 days, today included. At most 366 days.
+         */
+        get: operations["reportMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/reports/otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OTP conversion by channel
+         * @description This environment's OTPs created in the period, by the channel each was first sent on (a fallback counts under the first): sent, verified, their ratio and the median seconds to verify. Days are India time (UTC+05:30), `from` and `to` both included; by default the last 30 days, today included. At most 366 days.
+         */
+        get: operations["reportOtp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/sandbox/messages": {
         parameters: {
             query?: never;
@@ -5338,6 +5378,363 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "idempotency_key_reused";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `rate_limited`: over the key's request limit or a per-number or per-account cap; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    reportMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The first day, YYYY-MM-DD, India time (default: 29 days before `to`)
+                 * @example 2026-11-01
+                 */
+                from?: string;
+                /**
+                 * @description The last day, included, YYYY-MM-DD, India time (default: today)
+                 * @example 2026-11-01
+                 */
+                to?: string;
+                /** @description What each row counts: a day, a template, a sender, a status or a channel */
+                group_by?: "day" | "template" | "sender" | "status" | "channel";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 2026-11-01 */
+                        from: string;
+                        /** @example 2026-11-30 */
+                        to: string;
+                        /**
+                         * @description What each row counts: a day, a template, a sender, a status or a channel
+                         * @enum {string}
+                         */
+                        group_by: "day" | "template" | "sender" | "status" | "channel";
+                        data: {
+                            /** @description The day (YYYY-MM-DD), DLT template id, sender, status or channel; null for messages without a template or sender (OTPs by WhatsApp or voice) */
+                            key: string | null;
+                            /** @description Messages created in the period */
+                            messages: number;
+                            /** @description Their SMS parts (1 for WhatsApp and voice) */
+                            segments: number;
+                            /** @description Of them, now delivered */
+                            delivered: number;
+                            /** @description Now undelivered */
+                            undelivered: number;
+                            /** @description Now failed (refunded) */
+                            failed: number;
+                            /**
+                             * @description INR charged for them net of refunds, like the balance
+                             * @example 125.2500
+                             */
+                            cost: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description - `invalid_request`: malformed JSON, a wrong type, a missing or unknown field, a bad format */
+            400: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `missing_api_key`: no `Authorization` header, or not `Bearer <key>`
+             *     - `invalid_api_key`: an unknown, malformed or deleted key
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer`, when the key is missing */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `rate_limited`: over the key's request limit or a per-number or per-account cap; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    reportOtp: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The first day, YYYY-MM-DD, India time (default: 29 days before `to`)
+                 * @example 2026-11-01
+                 */
+                from?: string;
+                /**
+                 * @description The last day, included, YYYY-MM-DD, India time (default: today)
+                 * @example 2026-11-01
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 2026-11-01 */
+                        from: string;
+                        /** @example 2026-11-30 */
+                        to: string;
+                        data: {
+                            /**
+                             * @description The channel each OTP was first sent on
+                             * @enum {string}
+                             */
+                            channel: "sms" | "whatsapp" | "voice";
+                            /** @description OTPs created in the period (test numbers' excluded) */
+                            sent: number;
+                            /** @description Of them, verified */
+                            verified: number;
+                            /** @description verified / sent; null when none was sent */
+                            conversion_rate: number | null;
+                            /** @description Median whole seconds from the first send to the verify; null when none was verified */
+                            median_seconds_to_verify: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description - `invalid_request`: malformed JSON, a wrong type, a missing or unknown field, a bad format */
+            400: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `missing_api_key`: no `Authorization` header, or not `Bearer <key>`
+             *     - `invalid_api_key`: an unknown, malformed or deleted key
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer`, when the key is missing */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */

@@ -73,3 +73,14 @@ type CodeOf<Response> =
   JsonOf<Response> extends infer E ? (E extends { error: { code: infer C } } ? C : never) : never;
 /** Every error code the API documents (`error.code` of the error envelope). */
 export type ErrorCode = CodeOf<AnyResponse>;
+
+/** `GET /v2/reports/messages`: `from`, `to` (India-time days, both included) and `group_by`. */
+export type MessageReportParams = Query<"/v2/reports/messages", "get">;
+/** `{ from, to, group_by, data }`: one row per day, template, sender, status or channel. */
+export type MessageReport = Answer<"/v2/reports/messages", "get", 200>;
+export type MessageReportRow = ItemOf<MessageReport>;
+/** `GET /v2/reports/otp`: `from` and `to`. */
+export type OtpReportParams = Query<"/v2/reports/otp", "get">;
+/** `{ from, to, data }`: one row per channel an OTP was first sent on. */
+export type OtpReport = Answer<"/v2/reports/otp", "get", 200>;
+export type OtpReportRow = ItemOf<OtpReport>;

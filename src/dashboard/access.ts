@@ -29,6 +29,8 @@ export const DASHBOARD_ACCESS: Readonly<Record<string, readonly Role[]>> = {
   "POST /dashboard/api/two-factor/recovery-codes": EVERYONE,
   "PATCH /dashboard/api/two-factor/policy": ["owner"],
   "GET /dashboard/api/overview": EVERYONE,
+  "GET /dashboard/api/reports/messages": EVERYONE,
+  "GET /dashboard/api/reports/otp": EVERYONE,
 
   "GET /dashboard/api/members": TEAM,
   "POST /dashboard/api/members": TEAM,

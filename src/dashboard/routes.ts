@@ -10,6 +10,7 @@ import { messageRoutes } from "./routes/messages.js";
 import { otpSettingsRoutes } from "./routes/otp-settings.js";
 import { overviewRoutes } from "./routes/overview.js";
 import { registryRoutes } from "./routes/registry.js";
+import { dashboardReportRoutes } from "./routes/reports.js";
 import { sessionRoutes } from "./routes/session.js";
 import { tmChainRoutes } from "./routes/tm-chain.js";
 import { twoFactorRoutes } from "./routes/two-factor.js";
@@ -20,6 +21,7 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
   sessionRoutes(app, ctx);
   twoFactorRoutes(app, ctx);
   overviewRoutes(app, ctx);
+  dashboardReportRoutes(app, ctx);
   memberRoutes(app, ctx);
   keyRoutes(app, ctx);
   messageRoutes(app, ctx);

@@ -24,6 +24,7 @@ import * as lowBalance from "./migrations/2026-11-29T0022-low-balance.js";
 import * as keyScopes from "./migrations/2026-11-29T0023-key-scopes.js";
 import * as auditLog from "./migrations/2026-11-29T0024-audit-log.js";
 import * as twoFactor from "./migrations/2026-11-29T0025-two-factor.js";
+import * as messageReports from "./migrations/2026-11-29T0027-message-reports.js";
 import type { Db } from "./schema.js";
 
 /** Every migration, in order. Listed here rather than read from disk so that any runner can load them. */
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "2026-11-29T0023-key-scopes": keyScopes,
   "2026-11-29T0024-audit-log": auditLog,
   "2026-11-29T0025-two-factor": twoFactor,
+  "2026-11-29T0027-message-reports": messageReports,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

@@ -1,4 +1,4 @@
-import type { ColumnType, Kysely, Transaction } from "kysely";
+import type { ColumnType, Generated, Kysely, Transaction } from "kysely";
 import type {
   AuditLogTable,
   DashboardSessionsTable,
@@ -304,6 +304,47 @@ export interface OtpDeliveriesTable {
   created_at: Timestamp;
 }
 
+/**
+ * What a report counts of messages (docs/reports.md), by account, environment, India-time day of
+ * creation, channel, template and sender ('' for none) and status: the daily totals, and the
+ * deltas the database's triggers append until src/reports/fold.ts adds them to those totals.
+ */
+export interface MessageReportDaysTable {
+  account_id: string;
+  environment: Environment;
+  /** YYYY-MM-DD, India time. */
+  day: string;
+  channel: Channel;
+  template_id: string;
+  sender: string;
+  status: MessageStatus;
+  messages: number;
+  segments: number;
+  /** 1/10,000 INR charged net of refunds. */
+  cost: number;
+}
+
+export interface MessageReportDeltasTable extends MessageReportDaysTable {
+  id: Generated<number>;
+}
+
+/**
+ * What a report counts of OTPs (docs/reports.md), by the India day of creation, the channel first
+ * sent on, and the whole seconds from creation to approval (-1: not approved).
+ */
+export interface OtpReportDaysTable {
+  account_id: string;
+  environment: Environment;
+  day: string;
+  channel: Channel;
+  seconds_to_verify: number;
+  otps: number;
+}
+
+export interface OtpReportDeltasTable extends OtpReportDaysTable {
+  id: Generated<number>;
+}
+
 /** A fixed-window counter: how often `key` was hit in the window that began at `window_start`. */
 export interface RateLimitCountersTable {
   key: string;
@@ -431,6 +472,10 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   audit_log: AuditLogTable;
+  message_report_days: MessageReportDaysTable;
+  message_report_deltas: MessageReportDeltasTable;
+  otp_report_days: OtpReportDaysTable;
+  otp_report_deltas: OtpReportDeltasTable;
 }
 
 export type Db = Kysely<Database>;

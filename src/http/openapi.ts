@@ -40,6 +40,11 @@ const TAGS = [
     description:
       "What sandbox keys sent. Nothing leaves the machine; the test numbers +919999999911 (undelivered, invalid_number), +919999999922 (undelivered, dnd_blocked), +919999999933 (failed, carrier_rejected, refunded) and +919999999944 (stays submitted) rehearse failures.",
   },
+  {
+    name: "Reports",
+    description:
+      "Messages and OTPs counted by India-time day, template, sender, status or channel, exact at any moment and answered from daily totals, never by scanning messages.",
+  },
   { name: "Operations", description: "Health checks for load balancers and orchestrators (no API key)." },
 ];
 

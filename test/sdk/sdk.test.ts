@@ -318,6 +318,31 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
       expect(details.deliveries).toHaveLength(1);
     });
 
+    it("reports.messages and reports.otp answer what their REST routes answer; a bad date is an InvalidRequestError", async () => {
+      const { dakiya, secret } = await account();
+      for (let i = 0; i < 2; i++) await dakiya.sms.send(order(nextNumber(), `R-${i}`));
+      const to = nextNumber();
+      await dakiya.otp.send({ to, channel: "sms" });
+      await drainQueue(ctx);
+      const code = codeIn(itemAt((await dakiya.sandbox.messages({ to })).data, 0));
+      await dakiya.otp.verify({ to, code });
+
+      const byStatus = await dakiya.reports.messages({ group_by: "status" });
+      expect(byStatus).toEqual(await rest(secret, "/v2/reports/messages?group_by=status"));
+      expect(byStatus.data).toEqual([
+        expect.objectContaining({ key: "delivered", messages: 3, delivered: 3 }),
+      ]);
+      const byDay = await dakiya.reports.messages();
+      expect(byDay.data).toHaveLength(30);
+      const otp = await dakiya.reports.otp({ from: byDay.from, to: byDay.to });
+      expect(otp).toEqual(await rest(secret, `/v2/reports/otp?from=${byDay.from}&to=${byDay.to}`));
+      expect(otp.data[0]).toMatchObject({ channel: "sms", sent: 1, verified: 1, conversion_rate: 1 });
+      await expect(dakiya.reports.otp({ from: "2026-02-30" })).rejects.toMatchObject({
+        constructor: InvalidRequestError,
+        param: "from",
+      });
+    });
+
     it("events.list walks the events after a cursor across pages, oldest first", async () => {
       const { dakiya, sent } = await account();
       const numbers = [nextNumber(), nextNumber(), nextNumber(), nextNumber(), nextNumber()];

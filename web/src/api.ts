@@ -97,6 +97,50 @@ export interface Overview {
   messages: Message[];
 }
 
+/** What a message report's rows count (docs/reports.md). */
+export type ReportGroup = "day" | "template" | "sender" | "status" | "channel";
+
+/** A report's period: India-time days, YYYY-MM-DD, both included; the server's defaults when left out. */
+export interface ReportPeriod {
+  from?: string;
+  to?: string;
+}
+
+export interface MessageReportRow {
+  /** The day, template id, sender, status or channel; null for messages without a template or sender. */
+  key: string | null;
+  messages: number;
+  segments: number;
+  delivered: number;
+  undelivered: number;
+  failed: number;
+  /** INR charged net of refunds, like `"12.5000"`. */
+  cost: string;
+}
+
+export interface MessageReport {
+  from: string;
+  to: string;
+  group_by: ReportGroup;
+  /** By day: every day of the period, oldest first, zeros included; else most messages first. */
+  data: MessageReportRow[];
+}
+
+export interface OtpReportRow {
+  channel: Channel;
+  sent: number;
+  verified: number;
+  /** verified / sent, 0 to 1; null when none was sent. */
+  conversion_rate: number | null;
+  median_seconds_to_verify: number | null;
+}
+
+export interface OtpReport {
+  from: string;
+  to: string;
+  data: OtpReportRow[];
+}
+
 export interface Balance {
   environment: Environment;
   balance: string;
@@ -581,6 +625,13 @@ export const api = {
 
   overview: (environment: Environment, signal?: AbortSignal) =>
     request<Overview>("GET", "/overview", { query: { environment }, signal }),
+  reportMessages: (
+    environment: Environment,
+    params: ReportPeriod & { group_by?: ReportGroup },
+    signal?: AbortSignal,
+  ) => request<MessageReport>("GET", "/reports/messages", { query: { environment, ...params }, signal }),
+  reportOtp: (environment: Environment, params: ReportPeriod, signal?: AbortSignal) =>
+    request<OtpReport>("GET", "/reports/otp", { query: { environment, ...params }, signal }),
   addSandboxCredits: (amount: string) => request<Balance>("POST", "/sandbox/credits", { body: { amount } }),
   billing: (environment: Environment, signal?: AbortSignal) =>
     request<LowBalance>("GET", "/billing", { query: { environment }, signal }),

@@ -1,0 +1,88 @@
+import { ApiError } from "../errors.js";
+import type { Clock } from "../lib/clock.js";
+
+/** India has kept UTC+05:30 all year since 1945: no daylight saving to account for. */
+const INDIA_OFFSET_MS = 330 * 60_000;
+const DAY_MS = 86_400_000;
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A report covers at most a leap year of days. */
+export const MAX_REPORT_DAYS = 366;
+/** The days a report covers when `from` is not given: the last 30, today included. */
+export const DEFAULT_REPORT_DAYS = 30;
+
+/** A report's days, India time, both ends included, as YYYY-MM-DD. */
+export interface ReportPeriod {
+  from: string;
+  to: string;
+}
+
+/**
+ * The period a report's `from` and `to` ask for: `to` defaults to today (India time), `from` to
+ * 29 days before `to`. A date that is not a real YYYY-MM-DD day, `from` after `to` or a span of
+ * over 366 days is 400 `invalid_request` naming its parameter.
+ */
+export function parseReportPeriod(
+  query: { from?: string | undefined; to?: string | undefined },
+  clock: Clock,
+): ReportPeriod {
+  const to = query.to === undefined ? indiaToday(clock) : dayNumber(query.to, "to");
+  const from = query.from === undefined ? to - (DEFAULT_REPORT_DAYS - 1) : dayNumber(query.from, "from");
+  if (from > to) {
+    throw new ApiError("invalid_request", `from (${dayText(from)}) is after to (${dayText(to)}).`, "from");
+  }
+  if (to - from + 1 > MAX_REPORT_DAYS) {
+    throw new ApiError(
+      "invalid_request",
+      `A report covers at most ${MAX_REPORT_DAYS} days; from ${dayText(from)} to ${dayText(to)} is ${to - from + 1}.`,
+      "from",
+    );
+  }
+  return { from: dayText(from), to: dayText(to) };
+}
+
+/** Every day of a period, oldest first. */
+export function daysOf(period: ReportPeriod): string[] {
+  const days: string[] = [];
+  for (let day = dayNumber(period.from, "from"); day <= dayNumber(period.to, "to"); day++) {
+    days.push(dayText(day));
+  }
+  return days;
+}
+
+/** The India-time day of an instant, as YYYY-MM-DD. */
+export function indiaDayOf(at: string | Date): string {
+  return dayText(Math.floor((new Date(at).getTime() + INDIA_OFFSET_MS) / DAY_MS));
+}
+
+function indiaToday(clock: Clock): number {
+  return Math.floor((clock.now().getTime() + INDIA_OFFSET_MS) / DAY_MS);
+}
+
+/** Days since 1970-01-01 of a real YYYY-MM-DD date; else 400 naming `param`. */
+function dayNumber(date: string, param: string): number {
+  const match = DATE_PATTERN.exec(date);
+  const invalid = () =>
+    new ApiError(
+      "invalid_request",
+      `${param} must be a date as YYYY-MM-DD (India time), not "${date}".`,
+      param,
+    );
+  if (!match) throw invalid();
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const utcMidnight = Date.UTC(year, month - 1, day);
+  const check = new Date(utcMidnight);
+  // Date.UTC rolls 2026-02-30 over to March; a real day comes back as given.
+  if (
+    year < 1970 ||
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day
+  ) {
+    throw invalid();
+  }
+  return utcMidnight / DAY_MS;
+}
+
+function dayText(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
