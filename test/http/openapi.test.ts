@@ -164,6 +164,8 @@ const ORDER = [
   "verifyOtp",
   "getOtp",
   "listEvents",
+  "reportMessages",
+  "reportOtp",
   "createWebhookEndpoint",
   "listWebhookEndpoints",
   "getWebhookEndpoint",

@@ -11,7 +11,6 @@ import { bearer } from "../helpers/fixtures.js";
 import { CARRIER_REJECTED, INVALID_NUMBER, nextNumber, useOtpHarness } from "../helpers/otp.js";
 import { naiveMessageReport, naiveOtpReport } from "./naive.js";
 
-const PERIOD = { from: "2026-01-01", to: "2027-12-31" };
 const REPORT_TABLES = [
   "message_report_days",
   "message_report_deltas",
