@@ -39,6 +39,7 @@ export const DASHBOARD_ACCESS: Readonly<Record<string, readonly Role[]>> = {
   "GET /dashboard/api/audit": TEAM,
 
   "GET /dashboard/api/messages": EVERYONE,
+  "GET /dashboard/api/messages/export.csv": EVERYONE,
   "GET /dashboard/api/messages/:id": EVERYONE,
   "POST /dashboard/api/messages/:id/cancel": BUILDERS,
   "GET /dashboard/api/sandbox/messages": EVERYONE,

@@ -249,6 +249,9 @@ export interface MessagePage {
   has_more: boolean;
 }
 
+/** The most messages one CSV download of the Messages page holds (the server's cap). */
+export const MESSAGES_CSV_LIMIT = 100_000;
+
 export interface MessageFilters {
   status?: MessageStatus | undefined;
   channel?: Channel | undefined;
@@ -657,6 +660,12 @@ export const api = {
   /** Where the browser downloads the ledger as CSV (the session cookie goes with it). */
   ledgerCsvUrl: (environment: Environment, range: DateRange) =>
     `${BASE}/ledger.csv${queryString({ environment, ...range })}`,
+  /**
+   * Where the browser downloads every message the filters match as CSV, the newest
+   * MESSAGES_CSV_LIMIT of them (the session cookie goes with it).
+   */
+  messagesCsvUrl: (environment: Environment, filters: Omit<MessageFilters, "before" | "limit">) =>
+    `${BASE}/messages/export.csv${queryString({ environment, ...filters })}`,
   getMessage: (environment: Environment, id: string, signal?: AbortSignal) =>
     request<MessageDetail>("GET", `/messages/${encodeURIComponent(id)}`, { query: { environment }, signal }),
   cancelMessage: (environment: Environment, id: string) =>

@@ -6,6 +6,7 @@ import {
   type Channel,
   type ListedMessage,
   MESSAGE_STATUSES,
+  MESSAGES_CSV_LIMIT,
   type Message,
   type MessageFilters,
   type MessageStatus,
@@ -103,12 +104,31 @@ export function MessagesPage() {
 
   const errors = formErrors(firstPage.error, ["to", "status", "channel", "from", "until"]);
   const filtered = Boolean(status || channel || to || from || until);
+  const csvUrl = api.messagesCsvUrl(environment, {
+    status,
+    channel,
+    to: to || undefined,
+    from: from || undefined,
+    until: until || undefined,
+  });
 
   return (
     <>
       <PageHeader
         title="Messages"
         description={`Every ${environment} SMS, WhatsApp message and call, newest first. Dates are India time.`}
+        actions={
+          firstPage.error ? null : (
+            <div className="csv-download">
+              <a className="button" href={csvUrl} download>
+                {filtered ? "Download CSV of these messages" : "Download CSV"}
+              </a>
+              <p className="csv-download-note">
+                Every matching message, up to the newest {MESSAGES_CSV_LIMIT.toLocaleString("en-IN")}
+              </p>
+            </div>
+          )
+        }
       />
       <form className="filters filters-messages card" onSubmit={onSearch} aria-label="Filter messages">
         <Field label="Status" error={errors.field.status}>

@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
 import { Link } from "react-router";
 import { api, type Environment } from "../api";
 import { Allowed } from "../components/Allowed";
@@ -13,6 +13,9 @@ import { useResource } from "../use-resource";
 
 const TEST_CREDITS = "100.00";
 
+// The charts and their library load with the Overview's activity section, not with the console.
+const ReportCharts = lazy(() => import("../reports/ReportCharts"));
+
 export function OverviewPage() {
   const { environment } = useEnvironment();
   const load = useCallback((signal: AbortSignal) => api.overview(environment, signal), [environment]);
@@ -21,7 +24,10 @@ export function OverviewPage() {
 
   return (
     <>
-      <PageHeader title="Overview" description={`Balances and the latest ${environment} messages.`} />
+      <PageHeader
+        title="Overview"
+        description={`Balances, activity and the latest ${environment} messages.`}
+      />
       <ErrorNotice error={overview.error} />
       <div className="balances">
         <BalanceCard
@@ -53,6 +59,12 @@ export function OverviewPage() {
       </div>
 
       <GettingStarted sandboxBalance={overview.data?.balances.sandbox} />
+
+      <Allowed route="GET /dashboard/api/reports/messages">
+        <Suspense fallback={<Loading />}>
+          <ReportCharts />
+        </Suspense>
+      </Allowed>
 
       <section className="card" aria-labelledby="latest-messages">
         <div className="card-header">
