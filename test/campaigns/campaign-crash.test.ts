@@ -150,7 +150,7 @@ describe.each(DIALECTS)("a campaign's acceptance across SIGKILL on %s", (dialect
     const listed = await fetch(`${server.url}/v2/campaigns`, {
       headers: { authorization: `Bearer ${secret}` },
     });
-    expect((await listed.json()).data).toEqual([]);
+    expect(((await listed.json()) as { data: unknown[] }).data).toEqual([]);
 
     const retried = await postUntilAnswered(server.url, body, "campaign-killed");
     expect(retried.status).toBe(202);
