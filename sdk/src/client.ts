@@ -4,6 +4,10 @@ import type { paths } from "./schema.js";
 import { type Attempt, type RequestOptions, Transport } from "./transport.js";
 import type {
   Balance,
+  Campaign,
+  CampaignCreateParams,
+  CampaignCreateResult,
+  CampaignListParams,
   DakiyaEvent,
   DeletedWebhookEndpoint,
   EventListParams,
@@ -72,6 +76,7 @@ export class Dakiya {
   readonly webhooks: WebhooksApi;
   readonly sandbox: SandboxApi;
   readonly reports: ReportsApi;
+  readonly campaigns: CampaignsApi;
   readonly #api: Api;
   readonly #transport: Transport;
 
@@ -97,6 +102,7 @@ export class Dakiya {
     this.webhooks = new WebhooksApi(this.#api, this.#transport);
     this.sandbox = new SandboxApi(this.#api, this.#transport);
     this.reports = new ReportsApi(this.#api, this.#transport);
+    this.campaigns = new CampaignsApi(this.#api, this.#transport);
   }
 
   /** The balance of the key's environment (`GET /v2/balance`). */
@@ -186,6 +192,65 @@ export class SmsApi extends Resource {
           options,
         ),
       (message) => message.id,
+      start,
+    );
+  }
+}
+
+export class CampaignsApi extends Resource {
+  /**
+   * Sends one template to up to 100,000 recipients (`POST /v2/campaigns`): each checked, priced
+   * and charged now, refused ones listed in `errors`, the rest fed into the queue from `send_at`.
+   */
+  create(params: CampaignCreateParams, options?: RequestOptions): Promise<CampaignCreateResult> {
+    return this.post(
+      ({ headers, signal }) => this.api.POST("/v2/campaigns", { body: params, headers, signal }),
+      options,
+    );
+  }
+
+  /** A campaign with its counts by status, cost, refunds and progress (`GET /v2/campaigns/{id}`). */
+  get(id: string, options?: RequestOptions): Promise<Campaign> {
+    return this.call(
+      ({ headers, signal }) =>
+        this.api.GET("/v2/campaigns/{id}", { params: { path: { id } }, headers, signal }),
+      options,
+    );
+  }
+
+  /**
+   * Cancels a scheduled or sending campaign (`POST /v2/campaigns/{id}/cancel`): what has not gone
+   * out ends cancelled and is refunded. Once it has ended, a ConflictError `not_cancellable`.
+   */
+  cancel(id: string, options?: RequestOptions): Promise<Campaign> {
+    return this.post(
+      ({ headers, signal }) =>
+        this.api.POST("/v2/campaigns/{id}/cancel", { params: { path: { id } }, headers, signal }),
+      options,
+    );
+  }
+
+  /** Every campaign, newest first, page by page as you iterate (`GET /v2/campaigns`); awaited, the first page. */
+  list(params: CampaignListParams = {}, options?: RequestOptions): AutoPaginatedList<Campaign> {
+    const { starting_after: start, ...filter } = params;
+    return new AutoPaginatedList(
+      (cursor) =>
+        this.call(
+          ({ headers, signal }) =>
+            this.api.GET("/v2/campaigns", {
+              params: {
+                query: {
+                  limit: AUTO_PAGE_SIZE,
+                  ...filter,
+                  ...(cursor === undefined ? {} : { starting_after: cursor }),
+                },
+              },
+              headers,
+              signal,
+            }),
+          options,
+        ),
+      (campaign) => campaign.id,
       start,
     );
   }

@@ -149,6 +149,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Campaigns, newest first */
+        get: operations["listCampaigns"];
+        put?: never;
+        /**
+         * Send one template to up to 100,000 recipients
+         * @description Each recipient is checked, priced and charged as a batch item, at bulk priority; a refused recipient is listed in `errors` and does not stop the others. The campaign starts at `send_at` (or now) and is fed into the queue, paced by `messages_per_minute` if given. The body may be up to 32 MiB. An Idempotency-Key covers the whole campaign.
+         */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A campaign: counts by status, cost, refunds, progress */
+        get: operations["getCampaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/campaigns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a campaign, refunding what has not gone out
+         * @description Recipients not yet in the queue and messages no delivery has taken end cancelled (each message with `sms.cancelled`), and their cost comes back as one `campaign_refund`. Messages already handed to a carrier go on. A completed or cancelled campaign answers 409 `not_cancellable`. The body may be empty.
+         */
+        post: operations["cancelCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/otp/send": {
         parameters: {
             query?: never;
@@ -751,6 +809,8 @@ export interface operations {
                         undelivered_at: string | null;
                         failed_at: string | null;
                         cancelled_at: string | null;
+                        /** @description The campaign it was sent for (cmp_…); null for other messages */
+                        campaign_id: string | null;
                     };
                 };
             };
@@ -1147,6 +1207,8 @@ export interface operations {
                             undelivered_at: string | null;
                             failed_at: string | null;
                             cancelled_at: string | null;
+                            /** @description The campaign it was sent for (cmp_…); null for other messages */
+                            campaign_id: string | null;
                         } | {
                             error: {
                                 /**
@@ -1473,6 +1535,8 @@ export interface operations {
                         undelivered_at: string | null;
                         failed_at: string | null;
                         cancelled_at: string | null;
+                        /** @description The campaign it was sent for (cmp_…); null for other messages */
+                        campaign_id: string | null;
                     };
                 };
             };
@@ -1702,6 +1766,8 @@ export interface operations {
                         undelivered_at: string | null;
                         failed_at: string | null;
                         cancelled_at: string | null;
+                        /** @description The campaign it was sent for (cmp_…); null for other messages */
+                        campaign_id: string | null;
                     };
                 };
             };
@@ -2062,6 +2128,8 @@ export interface operations {
                             undelivered_at: string | null;
                             failed_at: string | null;
                             cancelled_at: string | null;
+                            /** @description The campaign it was sent for (cmp_…); null for other messages */
+                            campaign_id: string | null;
                         }[];
                         has_more: boolean;
                     };
@@ -2169,6 +2237,1145 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `rate_limited`: over the key's request limit or a per-number or per-account cap; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listCampaigns: {
+        parameters: {
+            query?: {
+                status?: "scheduled" | "sending" | "completed" | "cancelled";
+                /** @description The last campaign id of the previous page (cmp_…) */
+                starting_after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @example cmp_3kTz0aQ1vX9bWm2LcYp7RdN5 */
+                            id: string;
+                            name: string;
+                            /**
+                             * @description scheduled until send_at, sending while recipients wait or messages are queued, then completed or cancelled
+                             * @enum {string}
+                             */
+                            status: "scheduled" | "sending" | "completed" | "cancelled";
+                            /** @enum {string} */
+                            environment: "live" | "sandbox";
+                            template_id: string;
+                            sender: string;
+                            send_at: string | null;
+                            messages_per_minute: number | null;
+                            /** @description Rows the request had */
+                            recipients: number;
+                            /** @description Recipients checked, charged and sent (or to be sent) */
+                            accepted: number;
+                            /** @description Rows refused, each with its error in the create answer */
+                            rejected: number;
+                            /** @description Accepted recipients by where they are: pending (not yet in the queue), or their message's status */
+                            counts: {
+                                pending: number;
+                                scheduled: number;
+                                queued: number;
+                                submitted: number;
+                                delivered: number;
+                                undelivered: number;
+                                failed: number;
+                                cancelled: number;
+                            };
+                            /** @description Share handed to a carrier or ended */
+                            progress: number;
+                            /** @example 250.0000 */
+                            cost: string;
+                            /** @example 0.0000 */
+                            refunded: string;
+                            /** @enum {string} */
+                            currency: "INR";
+                            created_at: string;
+                            started_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                        }[];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description - `invalid_request`: malformed JSON, a wrong type, a missing or unknown field, a bad format */
+            400: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `missing_api_key`: no `Authorization` header, or not `Bearer <key>`
+             *     - `invalid_api_key`: an unknown, malformed or deleted key
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer`, when the key is missing */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `not_found`: no such resource in this account and environment */
+            404: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `rate_limited`: over the key's request limit or a per-number or per-account cap; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 h gets the first answer again (with `Idempotent-Replayed: true`) and nothing is sent or charged twice. Use a new key for each new request, e.g. a UUID or your order id. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Diwali offers */
+                    name: string;
+                    /** @example 1107161234567890123 */
+                    template_id: string;
+                    /** @example DAKIYA */
+                    sender: string;
+                    /**
+                     * @description RFC 3339, up to 30 days ahead: the campaign starts then
+                     * @example 2026-12-01T10:00:00+05:30
+                     */
+                    send_at?: string;
+                    /** @description Paces the campaign, on top of the routes' own pacing */
+                    messages_per_minute?: number;
+                    /** @description 1 to 100,000 recipients, each sent the template once */
+                    recipients: {
+                        /**
+                         * @description E.164, an Indian mobile
+                         * @example +919876543210
+                         */
+                        to: string;
+                        /** @description A value for every placeholder of the template */
+                        variables?: {
+                            [key: string]: string;
+                        };
+                        /** @description Your own id, echoed on the message */
+                        reference?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example cmp_3kTz0aQ1vX9bWm2LcYp7RdN5 */
+                        id: string;
+                        name: string;
+                        /**
+                         * @description scheduled until send_at, sending while recipients wait or messages are queued, then completed or cancelled
+                         * @enum {string}
+                         */
+                        status: "scheduled" | "sending" | "completed" | "cancelled";
+                        /** @enum {string} */
+                        environment: "live" | "sandbox";
+                        template_id: string;
+                        sender: string;
+                        send_at: string | null;
+                        messages_per_minute: number | null;
+                        /** @description Rows the request had */
+                        recipients: number;
+                        /** @description Recipients checked, charged and sent (or to be sent) */
+                        accepted: number;
+                        /** @description Rows refused, each with its error in the create answer */
+                        rejected: number;
+                        /** @description Accepted recipients by where they are: pending (not yet in the queue), or their message's status */
+                        counts: {
+                            pending: number;
+                            scheduled: number;
+                            queued: number;
+                            submitted: number;
+                            delivered: number;
+                            undelivered: number;
+                            failed: number;
+                            cancelled: number;
+                        };
+                        /** @description Share handed to a carrier or ended */
+                        progress: number;
+                        /** @example 250.0000 */
+                        cost: string;
+                        /** @example 0.0000 */
+                        refunded: string;
+                        /** @enum {string} */
+                        currency: "INR";
+                        created_at: string;
+                        started_at: string | null;
+                        completed_at: string | null;
+                        cancelled_at: string | null;
+                        /** @description Each refused recipient, in request order */
+                        errors: {
+                            /** @description The recipient's place in the request, from 0 */
+                            index: number;
+                            to: string;
+                            error: {
+                                /**
+                                 * @example insufficient_balance
+                                 * @enum {string}
+                                 */
+                                code: "invalid_request" | "insufficient_balance" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive" | "cta_not_whitelisted" | "rate_limited";
+                                message: string;
+                                /** @description The item's field at fault, e.g. to or variables.otp */
+                                param?: string;
+                                /** @description Seconds, for rate_limited */
+                                retry_after?: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description - `invalid_request`: malformed JSON, a wrong type, a missing or unknown field, a bad format */
+            400: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `missing_api_key`: no `Authorization` header, or not `Bearer <key>`
+             *     - `invalid_api_key`: an unknown, malformed or deleted key
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer`, when the key is missing */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_in_use";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: the body is over 16 KiB (1 MiB on POST /v2/sms/batch) */
+            413: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `unsupported_media_type`: the body is not sent as `Content-Type: application/json` */
+            415: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `idempotency_key_reused`: the Idempotency-Key was used with another method, path or body
+             *     - `unknown_template`: `template_id` is not registered for the account
+             *     - `unknown_sender`: `sender` is not registered for the account
+             *     - `template_sender_mismatch`: the template may not go out under this sender
+             *     - `missing_variable`: a placeholder of the template has no value in `variables`
+             *     - `unknown_variable`: `variables` has a name the template does not use
+             *     - `variable_too_long`: a value is over the DLT length limit (30 characters unless the server sets another)
+             *     - `invalid_variable`: a value does not fit its typed DLT slot (numeric, url, email, …)
+             *     - `message_too_long`: the text is over 10 segments
+             *     - `unsupported_destination`: a valid number of a country other than India
+             *     - `channel_not_configured`: the channel needs set-up first (an SMSC in live; the OTP template and sender for SMS OTPs; a 1600-series caller ID for a BFSI account's voice OTPs)
+             *     - `template_inactive`: the template is registered but inactive
+             *     - `cta_not_whitelisted`: a `url`/`urlott` value does not start with one of the account's whitelisted URL prefixes, or a `cbn` value is not one of its whitelisted numbers; nothing is charged
+             */
+            422: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused" | "unknown_template" | "unknown_sender" | "template_sender_mismatch" | "missing_variable" | "unknown_variable" | "variable_too_long" | "invalid_variable" | "message_too_long" | "unsupported_destination" | "channel_not_configured" | "template_inactive" | "cta_not_whitelisted";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `rate_limited`: over the key's request limit or a per-number or per-account cap; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The campaign id (cmp_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example cmp_3kTz0aQ1vX9bWm2LcYp7RdN5 */
+                        id: string;
+                        name: string;
+                        /**
+                         * @description scheduled until send_at, sending while recipients wait or messages are queued, then completed or cancelled
+                         * @enum {string}
+                         */
+                        status: "scheduled" | "sending" | "completed" | "cancelled";
+                        /** @enum {string} */
+                        environment: "live" | "sandbox";
+                        template_id: string;
+                        sender: string;
+                        send_at: string | null;
+                        messages_per_minute: number | null;
+                        /** @description Rows the request had */
+                        recipients: number;
+                        /** @description Recipients checked, charged and sent (or to be sent) */
+                        accepted: number;
+                        /** @description Rows refused, each with its error in the create answer */
+                        rejected: number;
+                        /** @description Accepted recipients by where they are: pending (not yet in the queue), or their message's status */
+                        counts: {
+                            pending: number;
+                            scheduled: number;
+                            queued: number;
+                            submitted: number;
+                            delivered: number;
+                            undelivered: number;
+                            failed: number;
+                            cancelled: number;
+                        };
+                        /** @description Share handed to a carrier or ended */
+                        progress: number;
+                        /** @example 250.0000 */
+                        cost: string;
+                        /** @example 0.0000 */
+                        refunded: string;
+                        /** @enum {string} */
+                        currency: "INR";
+                        created_at: string;
+                        started_at: string | null;
+                        completed_at: string | null;
+                        cancelled_at: string | null;
+                    };
+                };
+            };
+            /** @description - `invalid_request`: malformed JSON, a wrong type, a missing or unknown field, a bad format */
+            400: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `missing_api_key`: no `Authorization` header, or not `Bearer <key>`
+             *     - `invalid_api_key`: an unknown, malformed or deleted key
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer`, when the key is missing */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `not_found`: no such resource in this account and environment */
+            404: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `rate_limited`: over the key's request limit or a per-number or per-account cap; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 h gets the first answer again (with `Idempotent-Replayed: true`) and nothing is sent or charged twice. Use a new key for each new request, e.g. a UUID or your order id. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The campaign id (cmp_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example cmp_3kTz0aQ1vX9bWm2LcYp7RdN5 */
+                        id: string;
+                        name: string;
+                        /**
+                         * @description scheduled until send_at, sending while recipients wait or messages are queued, then completed or cancelled
+                         * @enum {string}
+                         */
+                        status: "scheduled" | "sending" | "completed" | "cancelled";
+                        /** @enum {string} */
+                        environment: "live" | "sandbox";
+                        template_id: string;
+                        sender: string;
+                        send_at: string | null;
+                        messages_per_minute: number | null;
+                        /** @description Rows the request had */
+                        recipients: number;
+                        /** @description Recipients checked, charged and sent (or to be sent) */
+                        accepted: number;
+                        /** @description Rows refused, each with its error in the create answer */
+                        rejected: number;
+                        /** @description Accepted recipients by where they are: pending (not yet in the queue), or their message's status */
+                        counts: {
+                            pending: number;
+                            scheduled: number;
+                            queued: number;
+                            submitted: number;
+                            delivered: number;
+                            undelivered: number;
+                            failed: number;
+                            cancelled: number;
+                        };
+                        /** @description Share handed to a carrier or ended */
+                        progress: number;
+                        /** @example 250.0000 */
+                        cost: string;
+                        /** @example 0.0000 */
+                        refunded: string;
+                        /** @enum {string} */
+                        currency: "INR";
+                        created_at: string;
+                        started_at: string | null;
+                        completed_at: string | null;
+                        cancelled_at: string | null;
+                    };
+                };
+            };
+            /** @description - `invalid_request`: malformed JSON, a wrong type, a missing or unknown field, a bad format */
+            400: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `missing_api_key`: no `Authorization` header, or not `Bearer <key>`
+             *     - `invalid_api_key`: an unknown, malformed or deleted key
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer`, when the key is missing */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `forbidden`: the key's scope does not allow this request; the message names the scope
+             *     - `ip_not_allowed`: the key has `allowed_ips` and the client address is not in them
+             */
+            403: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "ip_not_allowed";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `not_found`: no such resource in this account and environment */
+            404: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `not_cancellable`
+             *     - `idempotency_key_in_use`: a request with the same Idempotency-Key is still being processed
+             */
+            409: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_cancellable" | "idempotency_key_in_use";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: the body is over 16 KiB (1 MiB on POST /v2/sms/batch) */
+            413: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `unsupported_media_type`: the body is not sent as `Content-Type: application/json` */
+            415: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description What went wrong and what to do, for a person to read */
+                            message: string;
+                            /** @description The field at fault, as a dotted path like variables.otp */
+                            param?: string;
+                            /** @description Seconds to wait, on a 429 */
+                            retry_after?: number;
+                            /** @description The X-Request-Id of the request */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description - `idempotency_key_reused`: the Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    /** @description Requests this API key may make at once (its burst) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests it may make right now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until RateLimit-Remaining is back to RateLimit-Limit */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                             /** @description What went wrong and what to do, for a person to read */
                             message: string;
                             /** @description The field at fault, as a dotted path like variables.otp */
@@ -3041,7 +4248,7 @@ export interface operations {
                  * @description An event type, e.g. sms.delivered
                  * @example sms.delivered
                  */
-                type?: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "balance.low" | "webhook.test";
+                type?: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "balance.low" | "campaign.completed" | "webhook.test";
                 /** @description The id of the last event read (evt_…) */
                 after?: string;
                 limit?: number;
@@ -3073,7 +4280,7 @@ export interface operations {
                              * @example sms.delivered
                              * @enum {string}
                              */
-                            type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "balance.low" | "webhook.test";
+                            type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "balance.low" | "campaign.completed" | "webhook.test";
                             /** @description RFC 3339 UTC */
                             created_at: string;
                             /** @enum {string} */
@@ -4661,7 +5868,7 @@ export interface operations {
                          * @example sms.delivered
                          * @enum {string}
                          */
-                        type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "balance.low" | "webhook.test";
+                        type: "sms.submitted" | "sms.delivered" | "sms.undelivered" | "sms.failed" | "sms.cancelled" | "otp.sent" | "otp.verified" | "otp.failed" | "balance.low" | "campaign.completed" | "webhook.test";
                         /** @description RFC 3339 UTC */
                         created_at: string;
                         /** @enum {string} */

@@ -84,3 +84,14 @@ export type OtpReportParams = Query<"/v2/reports/otp", "get">;
 /** `{ from, to, data }`: one row per channel an OTP was first sent on. */
 export type OtpReport = Answer<"/v2/reports/otp", "get", 200>;
 export type OtpReportRow = ItemOf<OtpReport>;
+
+/** `POST /v2/campaigns`: a name, template, sender, up to 100,000 recipients, `send_at`, `messages_per_minute`. */
+export type CampaignCreateParams = Body<"/v2/campaigns", "post">;
+/** A campaign: counts by status, cost, refunds, progress. */
+export type Campaign = Answer<"/v2/campaigns/{id}", "get", 200>;
+export type CampaignStatus = Campaign["status"];
+/** A new campaign, with each refused recipient in `errors`. */
+export type CampaignCreateResult = Answer<"/v2/campaigns", "post", 202>;
+export type CampaignRecipientError = CampaignCreateResult["errors"][number];
+/** Filters of `GET /v2/campaigns`; `limit` is the page size, `starting_after` where to start. */
+export type CampaignListParams = Query<"/v2/campaigns", "get">;

@@ -343,6 +343,38 @@ describe.each(DIALECTS)("the TypeScript SDK against a server on %s", (dialect) =
       });
     });
 
+    it("campaigns.create, get, list and cancel answer what their REST routes answer", async () => {
+      const { dakiya, secret } = await account();
+      const recipients = [nextNumber(), nextNumber(), "98765"].map((to, i) => ({
+        to,
+        variables: { ref: `C-${i}` },
+      }));
+      const created = await dakiya.campaigns.create({
+        name: "Shipping notes",
+        template_id: ORDER_TEMPLATE,
+        sender: "DAKIYA",
+        send_at: new Date(Date.now() + 3_600_000).toISOString(),
+        recipients,
+      });
+      expect(created).toMatchObject({ status: "scheduled", accepted: 2, rejected: 1, cost: "0.5000" });
+      expect(created.errors).toEqual([
+        expect.objectContaining({
+          index: 2,
+          to: "98765",
+          error: expect.objectContaining({ code: "invalid_request" }),
+        }),
+      ]);
+      expect(await dakiya.campaigns.get(created.id)).toEqual(
+        await rest(secret, `/v2/campaigns/${created.id}`),
+      );
+      expect((await dakiya.campaigns.list().toArray()).map((campaign) => campaign.id)).toEqual([created.id]);
+      const cancelled = await dakiya.campaigns.cancel(created.id);
+      expect(cancelled).toMatchObject({ status: "cancelled", refunded: "0.5000" });
+      const again = await failure(dakiya.campaigns.cancel(created.id));
+      expect(again).toBeInstanceOf(ConflictError);
+      expect(again.code).toBe("not_cancellable");
+    });
+
     it("events.list walks the events after a cursor across pages, oldest first", async () => {
       const { dakiya, sent } = await account();
       const numbers = [nextNumber(), nextNumber(), nextNumber(), nextNumber(), nextNumber()];
