@@ -75,20 +75,36 @@ export class CampaignFeeder {
     }
     if (room <= 0) return 0;
     const perMinute = campaign.messages_per_minute;
-    // Paced: a second's share per feed, so the rate holds within a second.
-    let size = Math.min(
-      room,
-      FEED_CHUNK,
-      perMinute === null ? FEED_CHUNK : Math.max(1, Math.ceil(perMinute / 60)),
-    );
-    while (size > 0) {
-      const outcome = await this.feedChunk(campaign, size, nowMs);
+    if (perMinute !== null) {
+      // Paced: a second's share per feed, so the rate holds within a second.
+      const share = Math.min(room, Math.max(1, Math.ceil(perMinute / 60)));
+      return (await this.feedWithinCap(campaign, share, nowMs)).count;
+    }
+    let fed = 0;
+    let cursor = campaign;
+    while (fed < room) {
+      const chunk = Math.min(room - fed, FEED_CHUNK);
+      const { count, nextSeq } = await this.feedWithinCap(cursor, chunk, nowMs);
+      fed += count;
+      if (count < chunk) break;
+      cursor = {
+        ...cursor,
+        next_seq: nextSeq,
+        status: "sending",
+        started_at: cursor.started_at ?? isoTime(nowMs),
+      };
+    }
+    return fed;
+  }
+
+  /** Feeds up to `size` recipients, fewer if the hourly cap takes only fewer new numbers. */
+  private async feedWithinCap(campaign: CampaignsTable, size: number, nowMs: number): Promise<Fed> {
+    for (let tried = size; tried > 0; tried = Math.floor(tried / 2)) {
+      const outcome = await this.feedChunk(campaign, tried, nowMs);
       if (outcome !== "capped") return outcome;
-      // Past the hourly cap with this many new numbers: try fewer, down to one.
-      size = Math.floor(size / 2);
     }
     this.cappedUntil.set(campaign.id, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS);
-    return 0;
+    return { count: 0, nextSeq: campaign.next_seq };
   }
 
   private async nothingLeft(campaign: CampaignsTable): Promise<boolean> {
@@ -102,8 +118,8 @@ export class CampaignFeeder {
     return next === undefined;
   }
 
-  /** Feeds up to `size` recipients in one transaction; how many, or `capped` having written nothing. */
-  private async feedChunk(campaign: CampaignsTable, size: number, nowMs: number): Promise<number | "capped"> {
+  /** Feeds up to `size` recipients in one transaction, or answers `capped` having written nothing. */
+  private async feedChunk(campaign: CampaignsTable, size: number, nowMs: number): Promise<Fed | "capped"> {
     const { ctx } = this;
     const scope = { accountId: campaign.account_id, environment: campaign.environment };
     try {
@@ -117,7 +133,7 @@ export class CampaignFeeder {
           .limit(rowLimit(size))
           .execute();
         const last = recipients.at(-1);
-        if (!last) return 0;
+        if (!last) return { count: 0, nextSeq: campaign.next_seq };
         const now = isoTime(nowMs);
         const pacedUntil =
           campaign.messages_per_minute === null
@@ -140,7 +156,7 @@ export class CampaignFeeder {
           .where("next_seq", "=", campaign.next_seq)
           .where("status", "in", ["scheduled", "sending"])
           .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) return 0;
+        if (Number(moved.numUpdatedRows) !== 1) return { count: 0, nextSeq: campaign.next_seq };
 
         const numbers = recipients.map((r) => r.recipient);
         const fresh = await claimRecipients(trx, ctx, scope, numbers);
@@ -183,7 +199,7 @@ export class CampaignFeeder {
           .where("seq", ">=", campaign.next_seq)
           .where("seq", "<=", last.seq)
           .execute();
-        return messages.length;
+        return { count: messages.length, nextSeq: last.seq + 1 };
       });
     } catch (error) {
       if (error instanceof HourlyCapReached) return "capped";
@@ -212,6 +228,12 @@ export class CampaignFeeder {
       });
     });
   }
+}
+
+/** What one feed of a campaign moved into the queue, and the campaign's cursor after it. */
+interface Fed {
+  count: number;
+  nextSeq: number;
 }
 
 /** Rolls a feed back when its new numbers would pass the account's hourly cap. */

@@ -160,6 +160,25 @@ describe.each(DIALECTS)("campaigns on %s", (dialect) => {
     expect(list.data.map((c: { id: string }) => c.id)).toEqual([created.id]);
   });
 
+  it("accepts 100,000 recipients in one request, charged once, and refuses one more", {
+    timeout: 120_000,
+  }, async () => {
+    const { accountId, secret } = await account(1_000_000_000);
+    const created = await create(secret, { recipients: recipients(100_000, 10_000) });
+    expect(created.statusCode, created.body.slice(0, 500)).toBe(202);
+    expect(created.json()).toMatchObject({
+      accepted: 100_000,
+      rejected: 0,
+      cost: "25000.0000",
+      counts: { pending: 100_000 },
+    });
+    expect(await getBalance(ctx.db, accountId, "sandbox")).toBe(1_000_000_000 - 100_000 * PRICE);
+    const tooMany = await create(secret, { recipients: recipients(100_001, 200_000) });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error).toMatchObject({ code: "invalid_request", param: "recipients" });
+    await call(secret, "POST", `/v2/campaigns/${created.json().id}/cancel`);
+  });
+
   it("refuses the whole request for what every recipient shares, writing nothing", async () => {
     const { accountId, secret } = await account();
     const unknown = await create(secret, { template_id: "1107000000000000000", recipients: recipients(2) });

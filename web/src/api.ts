@@ -424,6 +424,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "otp.verified",
   "otp.failed",
   "balance.low",
+  "campaign.completed",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Subscribes an endpoint to every event, including types added later. */

@@ -20,12 +20,14 @@ const EVENT_EXPLANATIONS: Record<WebhookEventType, string> = {
   "otp.verified": "The right code was entered",
   "otp.failed": "Expired, or too many wrong codes",
   "balance.low": "A charge took the balance below its alert threshold",
+  "campaign.completed": "Every recipient of a campaign was handed to a carrier or ended",
 };
 
 const EVENT_GROUPS: ReadonlyArray<{ title: string; prefix: string }> = [
   { title: "Message events", prefix: "sms." },
   { title: "OTP events", prefix: "otp." },
   { title: "Balance events", prefix: "balance." },
+  { title: "Campaign events", prefix: "campaign." },
 ];
 
 const FIELDS = ["url", "events", "description"] as const;

@@ -21,6 +21,8 @@ const REASONS: Record<string, string> = {
   whatsapp_refund: "WhatsApp refund",
   voice_charge: "Voice call charge",
   voice_refund: "Voice call refund",
+  campaign_charge: "Campaign charge",
+  campaign_refund: "Campaign refund",
 };
 
 export function TransactionsPage() {
