@@ -21,7 +21,13 @@ const HAS_IPV6_LOOPBACK = Object.values(networkInterfaces()).some((addresses) =>
   (addresses ?? []).some((address) => address.family === "IPv6" && address.address === "::1"),
 );
 
-const SEND_ROUTES = ["POST /v2/sms/send", "POST /v2/sms/batch", "POST /v2/otp/send", "POST /v2/otp/verify"];
+const SEND_ROUTES = [
+  "POST /v2/sms/send",
+  "POST /v2/sms/batch",
+  "POST /v2/campaigns",
+  "POST /v2/otp/send",
+  "POST /v2/otp/verify",
+];
 
 interface Answer {
   status: number;
@@ -100,6 +106,20 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
       },
     });
     expect(batch.status, JSON.stringify(batch.body)).toBeLessThan(300);
+    const campaign = await call(direct, secret, "POST", "/v2/campaigns", {
+      body: {
+        name: "Scoped",
+        template_id: SMS_TEMPLATE_ID,
+        sender: "DAKIYA",
+        recipients: [{ to: "+919876543213", variables: { ref: "C" } }],
+      },
+    });
+    expect(campaign.status, JSON.stringify(campaign.body)).toBe(202);
+    const campaignId = (campaign.body as { id?: string }).id;
+    const readBack = await call(direct, secret, "GET", `/v2/campaigns/${campaignId}`);
+    expect(readBack.status).toBe(403);
+    const cancel = await call(direct, secret, "POST", `/v2/campaigns/${campaignId}/cancel`);
+    expect(cancel.status).toBe(403);
     const otp = await call(direct, secret, "POST", "/v2/otp/send", { body: { to: "+919876543212" } });
     expect(otp.status, JSON.stringify(otp.body)).toBeLessThan(300);
     const verify = await call(direct, secret, "POST", "/v2/otp/verify", {
@@ -111,7 +131,7 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
     expect(listing.status).toBe(403);
     expect(listing.body.error?.code).toBe("forbidden");
     expect(listing.body.error?.message).toBe(
-      "This key's scope is send: it may only call POST /v2/sms/send, POST /v2/sms/batch, POST /v2/otp/send and POST /v2/otp/verify, not GET /v2/sms.",
+      "This key's scope is send: it may only call POST /v2/sms/send, POST /v2/sms/batch, POST /v2/campaigns, POST /v2/otp/send and POST /v2/otp/verify, not GET /v2/sms.",
     );
     const webhook = await call(direct, secret, "POST", "/v2/webhooks", {
       body: { url: "https://example.com/hook", events: ["*"] },
