@@ -49,6 +49,8 @@ export async function createCampaign(
     name: request.name,
     template_id: checked.template.template_id,
     sender: checked.sender,
+    entity_id: checked.template.entity_id,
+    category: checked.template.category,
     status: "accepting",
     send_at: checked.sendAt === undefined ? null : isoTime(checked.sendAt),
     messages_per_minute: request.messages_per_minute ?? null,

@@ -4,7 +4,6 @@ import { insertRows } from "../db/prepared.js";
 import { rowLimit } from "../db/row-limit.js";
 import type { MessagesTable } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
-import { templateQuery, toTemplate } from "../dlt/registry.js";
 import { recordEvent } from "../events/outbox.js";
 import { isoNow, isoTime } from "../lib/clock.js";
 import { queuedMessage } from "../messages/store.js";
@@ -49,7 +48,13 @@ export class CampaignFeeder {
       .limit(rowLimit(CAMPAIGNS_PER_FEED))
       .execute();
     let fed = 0;
-    for (const campaign of due) fed += await this.feedOne(campaign);
+    for (const campaign of due) {
+      // One campaign's failure is logged and retried on the next feed; it never holds up the others.
+      fed += await this.feedOne(campaign).catch((error: unknown) => {
+        this.ctx.log.error({ err: error, campaign: campaign.id }, "feeding a campaign failed");
+        return 0;
+      });
+    }
     if (fed > 0) this.ctx.queue.notify();
     return fed;
   }
@@ -68,8 +73,7 @@ export class CampaignFeeder {
       .where("status", "in", ["scheduled", "queued"])
       .executeTakeFirstOrThrow();
     const room = FEED_AHEAD - Number(waiting.n);
-    const left = campaign.accepted - campaign.next_seq;
-    if (left <= 0 || (await this.nothingLeft(campaign))) {
+    if (await this.nothingLeft(campaign)) {
       if (Number(waiting.n) === 0) await this.complete(campaign);
       return 0;
     }
@@ -162,15 +166,7 @@ export class CampaignFeeder {
         const fresh = await claimRecipients(trx, ctx, scope, numbers);
         if (!(await countNewRecipients(trx, ctx, scope, fresh.size))) throw new HourlyCapReached();
 
-        const templateRow = await templateQuery(
-          trx,
-          campaign.account_id,
-          campaign.template_id,
-        ).executeTakeFirst();
-        if (!templateRow)
-          throw new Error(`campaign ${campaign.id}'s template ${campaign.template_id} is gone`);
-        const template = toTemplate(templateRow);
-        const timing = timingOf(ctx, { priority: "bulk" }, template.category, true);
+        const timing = timingOf(ctx, { priority: "bulk" }, campaign.category, true);
         const messages = recipients.map(
           (recipient): MessagesTable => ({
             ...queuedMessage(now, {
@@ -179,8 +175,8 @@ export class CampaignFeeder {
               channel: "sms",
               recipient: recipient.recipient,
               sender: campaign.sender,
-              template_id: template.template_id,
-              entity_id: template.entity_id,
+              template_id: campaign.template_id,
+              entity_id: campaign.entity_id,
               reference: recipient.reference,
               text: recipient.text,
               encoding: recipient.encoding,

@@ -2,10 +2,11 @@
  * The tables of campaigns (docs/campaigns.md): a campaign, and its recipients that wait, rendered
  * and priced, until the worker feeds them into the queue. src/db/schema.ts holds the rest.
  */
-// Spelled as in schema.ts (Timestamp, Environment, SmsEncoding), which imports this file and so cannot be imported here.
+// Spelled as in schema.ts (Timestamp, Environment, SmsEncoding, TemplateCategory), which imports this file and so cannot be imported here.
 type Timestamp = string;
 type Environment = "live" | "sandbox";
 type SmsEncoding = "gsm7" | "ucs2";
+type TemplateCategory = "transactional" | "service_implicit" | "service_explicit" | "promotional";
 
 /**
  * `accepting` while its request writes its recipients (never shown: it becomes `scheduled` or
@@ -22,6 +23,9 @@ export interface CampaignsTable {
   name: string;
   template_id: string;
   sender: string;
+  /** The template's DLT entity and category as the campaign was accepted: its messages go out under them. */
+  entity_id: string;
+  category: TemplateCategory;
   status: CampaignStatus;
   send_at: Timestamp | null;
   messages_per_minute: number | null;

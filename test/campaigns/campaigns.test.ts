@@ -10,6 +10,9 @@ import { bearer, createAccountWithKey } from "../helpers/fixtures.js";
 import { useTestInstances } from "../helpers/instances.js";
 
 const TEMPLATE = "1107161234567890123";
+/** One part with a Latin name, three with a Devanagari one (UCS-2). */
+const LONG = "1107161234567890127";
+const LONG_TEXT = `Dear {#name#}, ${"your parcel is on its way and will reach you within two working days. ".repeat(2)}`;
 /** ₹0.25 a part. */
 const PRICE = 2_500;
 const RECIPIENT_CAP = 40;
@@ -41,7 +44,10 @@ describe.each(DIALECTS)("campaigns on %s", (dialect) => {
     const created = await createAccountWithKey(ctx, "sandbox", credits);
     await registerDlt(ctx, created.accountId, {
       senders: ["DAKIYA"],
-      templates: [{ templateId: TEMPLATE, content: "Hi {#name#}, your order has shipped." }],
+      templates: [
+        { templateId: TEMPLATE, content: "Hi {#name#}, your order has shipped." },
+        { templateId: LONG, content: LONG_TEXT },
+      ],
     });
     return created;
   }
@@ -212,6 +218,33 @@ describe.each(DIALECTS)("campaigns on %s", (dialect) => {
     expect(await getBalance(ctx.db, accountId, "sandbox")).toBe(1);
     await new CampaignFeeder(ctx).feed();
     expect(await campaignMessages(created.id)).toHaveLength(3);
+  });
+
+  it("feeds every paid recipient after one the balance could not pay for", async () => {
+    const { secret } = await account(3 * PRICE);
+    const rows = [
+      { to: number(500), variables: { name: "Asha" } },
+      { to: number(501), variables: { name: "आशा" } },
+      { to: number(502), variables: { name: "Ravi" } },
+      { to: number(503), variables: { name: "Meera" } },
+    ];
+    const created = (
+      await create(secret, { template_id: LONG, messages_per_minute: 60, recipients: rows })
+    ).json();
+    expect(created).toMatchObject({ accepted: 3, rejected: 1, cost: "0.7500" });
+    expect(created.errors).toEqual([
+      expect.objectContaining({ index: 1, error: expect.objectContaining({ code: "insufficient_balance" }) }),
+    ]);
+    const feeder = new CampaignFeeder(ctx);
+    for (let second = 0; second < 4; second++) {
+      await feeder.feed();
+      instances.clock.advance(1);
+    }
+    expect((await campaignMessages(created.id)).map((m) => m.recipient)).toEqual([
+      number(500),
+      number(502),
+      number(503),
+    ]);
   });
 
   it("waits for send_at, and paces by messages_per_minute", async () => {

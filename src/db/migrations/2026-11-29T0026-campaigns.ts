@@ -19,6 +19,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("template_id", "text", (c) => c.notNull())
     .addColumn("sender", "text", (c) => c.notNull())
+    .addColumn("entity_id", "text", (c) => c.notNull())
+    .addColumn("category", "text", (c) => c.notNull())
     .addColumn("status", "text", (c) => c.notNull())
     .addColumn("send_at", "text")
     .addColumn("messages_per_minute", "integer")
