@@ -6686,6 +6686,8 @@ export interface operations {
                             undelivered: number;
                             /** @description Now failed (refunded) */
                             failed: number;
+                            /** @description Now cancelled before going out (refunded) */
+                            cancelled: number;
                             /**
                              * @description INR charged for them net of refunds, like the balance
                              * @example 125.2500

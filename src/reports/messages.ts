@@ -23,6 +23,7 @@ export interface MessageReportRow {
   delivered: number;
   undelivered: number;
   failed: number;
+  cancelled: number;
   /** INR charged for these messages net of refunds, as `"12.5000"`. */
   cost: string;
 }
@@ -34,6 +35,7 @@ interface Totals {
   delivered: number | string;
   undelivered: number | string;
   failed: number | string;
+  cancelled: number | string;
   cost: number | string;
 }
 
@@ -59,6 +61,7 @@ export async function messageReport(
       sum(case when status = 'delivered' then messages else 0 end) as delivered,
       sum(case when status = 'undelivered' then messages else 0 end) as undelivered,
       sum(case when status = 'failed' then messages else 0 end) as failed,
+      sum(case when status = 'cancelled' then messages else 0 end) as cancelled,
       sum(cost) as cost
     from (${counted("message_report_days")} union all ${counted("message_report_deltas")}) as counted
     group by key
@@ -78,10 +81,20 @@ function toRow(totals: Totals): MessageReportRow {
     delivered: Number(totals.delivered),
     undelivered: Number(totals.undelivered),
     failed: Number(totals.failed),
+    cancelled: Number(totals.cancelled),
     cost: formatInr(Number(totals.cost)),
   };
 }
 
 function emptyRow(key: string): MessageReportRow {
-  return { key, messages: 0, segments: 0, delivered: 0, undelivered: 0, failed: 0, cost: formatInr(0) };
+  return {
+    key,
+    messages: 0,
+    segments: 0,
+    delivered: 0,
+    undelivered: 0,
+    failed: 0,
+    cancelled: 0,
+    cost: formatInr(0),
+  };
 }

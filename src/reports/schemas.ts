@@ -44,6 +44,7 @@ export const MessageReportResponse = Type.Object({
       delivered: Count("Of them, now delivered"),
       undelivered: Count("Now undelivered"),
       failed: Count("Now failed (refunded)"),
+      cancelled: Count("Now cancelled before going out (refunded)"),
       cost: Type.String({
         description: "INR charged for them net of refunds, like the balance",
         examples: ["125.2500"],

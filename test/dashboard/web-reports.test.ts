@@ -2,13 +2,21 @@ import { describe, expect, it } from "vitest";
 import { dayToSeconds, formatReportDay, reportDaysOf, reportPeriod } from "../../web/src/reports/period.js";
 import { deliveryRate, formatPercent, statusParts, totals } from "../../web/src/reports/series.js";
 
-const row = (key: string, messages: number, delivered: number, undelivered: number, failed: number) => ({
+const row = (
+  key: string,
+  messages: number,
+  delivered: number,
+  undelivered: number,
+  failed: number,
+  cancelled = 0,
+) => ({
   key,
   messages,
   segments: messages,
   delivered,
   undelivered,
   failed,
+  cancelled,
   cost: "0.0000",
 });
 
@@ -39,11 +47,12 @@ describe("the Overview's report periods", () => {
 
 describe("the Overview's report series", () => {
   it("splits a day into final statuses and those not yet final", () => {
-    expect(statusParts(row("2026-11-29", 10, 6, 1, 2))).toEqual({
+    expect(statusParts(row("2026-11-29", 12, 6, 1, 2, 2))).toEqual({
       delivered: 6,
       pending: 1,
       undelivered: 1,
       failed: 2,
+      cancelled: 2,
     });
     expect(totals([row("a", 10, 6, 1, 2), row("b", 3, 3, 0, 0)])).toEqual({
       messages: 13,
@@ -51,12 +60,16 @@ describe("the Overview's report series", () => {
       pending: 1,
       undelivered: 1,
       failed: 2,
+      cancelled: 0,
     });
   });
 
   it("gives no delivery rate for a day without messages", () => {
-    expect(deliveryRate({ messages: 0, delivered: 0 })).toBeNull();
-    expect(deliveryRate({ messages: 6, delivered: 5 })).toBeCloseTo(5 / 6);
+    expect(deliveryRate({ messages: 0, delivered: 0, cancelled: 0 })).toBeNull();
+    expect(deliveryRate({ messages: 6, delivered: 5, cancelled: 0 })).toBeCloseTo(5 / 6);
+    // Cancelled messages never went out: they count neither way.
+    expect(deliveryRate({ messages: 8, delivered: 5, cancelled: 2 })).toBeCloseTo(5 / 6);
+    expect(deliveryRate({ messages: 2, delivered: 0, cancelled: 2 })).toBeNull();
     expect(formatPercent(5 / 6)).toBe("83.3%");
     expect(formatPercent(1)).toBe("100%");
   });

@@ -52,6 +52,7 @@ export async function naiveMessageReport(
       delivered: 0,
       undelivered: 0,
       failed: 0,
+      cancelled: 0,
       cost: 0,
     };
     row.messages += 1;
@@ -59,6 +60,7 @@ export async function naiveMessageReport(
     if (message.status === "delivered") row.delivered += 1;
     if (message.status === "undelivered") row.undelivered += 1;
     if (message.status === "failed") row.failed += 1;
+    if (message.status === "cancelled") row.cancelled += 1;
     row.cost += paid.get(message.id) ?? 0;
     totals.set(key, row);
   }
@@ -73,6 +75,7 @@ export async function naiveMessageReport(
           delivered: 0,
           undelivered: 0,
           failed: 0,
+          cancelled: 0,
           cost: "0.0000",
         },
     );

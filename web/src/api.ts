@@ -114,6 +114,7 @@ export interface MessageReportRow {
   delivered: number;
   undelivered: number;
   failed: number;
+  cancelled: number;
   /** INR charged net of refunds, like `"12.5000"`. */
   cost: string;
 }

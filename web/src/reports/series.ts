@@ -4,6 +4,7 @@ export interface StatusCounts {
   delivered: number;
   undelivered: number;
   failed: number;
+  cancelled: number;
 }
 
 /** Paul Tol's "bright" scheme: told apart with the common colour-vision deficiencies too. */
@@ -12,13 +13,14 @@ export const CHART_COLOURS = {
   pending: "#bbbbbb",
   undelivered: "#ccbb44",
   failed: "#ee6677",
+  cancelled: "#66ccee",
   rate: "#4477aa",
   spend: "#aa3377",
   otp: "#4477aa",
 } as const;
 
 /** The statuses a day's messages are split into, bottom of the stack first. */
-export const STATUS_PARTS = ["delivered", "pending", "undelivered", "failed"] as const;
+export const STATUS_PARTS = ["delivered", "pending", "undelivered", "failed", "cancelled"] as const;
 export type StatusPart = (typeof STATUS_PARTS)[number];
 
 export const STATUS_PART_LABELS: Record<StatusPart, string> = {
@@ -26,21 +28,24 @@ export const STATUS_PART_LABELS: Record<StatusPart, string> = {
   pending: "Not yet final",
   undelivered: "Undelivered",
   failed: "Failed",
+  cancelled: "Cancelled",
 };
 
 /** A day's messages by status; `pending` are those with no final status yet (queued, sent, scheduled…). */
 export function statusParts(row: StatusCounts): Record<StatusPart, number> {
   return {
     delivered: row.delivered,
-    pending: Math.max(0, row.messages - row.delivered - row.undelivered - row.failed),
+    pending: Math.max(0, row.messages - row.delivered - row.undelivered - row.failed - row.cancelled),
     undelivered: row.undelivered,
     failed: row.failed,
+    cancelled: row.cancelled,
   };
 }
 
-/** Delivered of the messages sent, 0 to 1; null for a day without messages. */
-export function deliveryRate(row: { messages: number; delivered: number }): number | null {
-  return row.messages === 0 ? null : row.delivered / row.messages;
+/** Delivered of the messages sent (cancelled ones never were), 0 to 1; null for a day without any. */
+export function deliveryRate(row: { messages: number; delivered: number; cancelled: number }): number | null {
+  const sent = row.messages - row.cancelled;
+  return sent <= 0 ? null : row.delivered / sent;
 }
 
 /** The report's INR string as a number of rupees, for drawing only (sums use addInr). */
@@ -56,7 +61,7 @@ export function formatPercent(rate: number): string {
 
 /** What the period's rows add up to, for the legends and summaries. */
 export function totals(rows: readonly StatusCounts[]): Record<StatusPart, number> & { messages: number } {
-  const sum = { messages: 0, delivered: 0, pending: 0, undelivered: 0, failed: 0 };
+  const sum = { messages: 0, delivered: 0, pending: 0, undelivered: 0, failed: 0, cancelled: 0 };
   for (const row of rows) {
     sum.messages += row.messages;
     const parts = statusParts(row);
