@@ -6,7 +6,6 @@
  * read, so pages without one do not download it.
  */
 import type { Parser } from "papaparse";
-import type { CampaignRecipient } from "./api";
 
 /** What one campaign may hold (the server's limit, docs/campaigns.md). */
 export const MAX_CSV_ROWS = 100_000;
@@ -18,6 +17,13 @@ const CHUNK_BYTES = 1024 * 1024;
 
 const TO_COLUMN = "to";
 const REFERENCE_COLUMN = "reference";
+
+/** One row as the campaign routes take a recipient (api.ts's CampaignRecipient). */
+export interface CsvRecipient {
+  to: string;
+  variables: Record<string, string>;
+  reference?: string;
+}
 
 /** Where each value of a row goes, by column position. */
 export interface CsvColumns {
@@ -37,7 +43,7 @@ export interface CsvRowError {
 }
 
 export interface CsvRecipients {
-  recipients: CampaignRecipient[];
+  recipients: CsvRecipient[];
   /** Each recipient's row in the file (the header being row 1), to name rows the server refuses. */
   rows: number[];
   errors: CsvRowError[];
