@@ -1,5 +1,5 @@
 /**
- * A campaign's recipients from a CSV file (docs/console.md#campaigns): a `to` column, one column
+ * A campaign's recipients from a CSV file (docs/dashboard-api.md#campaigns-in-the-console): a `to` column, one column
  * per placeholder of the template, an optional `reference`. Parsed with Papa Parse in chunks, so a
  * file of 100,000 rows never holds the page up for long; not in a worker, which the console's
  * Content-Security-Policy (no `blob:` scripts) would refuse. Papa Parse is loaded when a file is
@@ -7,7 +7,7 @@
  */
 import type { Parser } from "papaparse";
 
-/** What one campaign may hold (the server's limit, docs/campaigns.md). */
+/** What one campaign may hold (the server's MAX_CAMPAIGN_RECIPIENTS). */
 export const MAX_CSV_ROWS = 100_000;
 /** The server's limits on one recipient's fields: a longer value would refuse the whole request. */
 const MAX_TO_LENGTH = 32;
