@@ -4,8 +4,11 @@ import { Layout } from "./components/Layout";
 import { AcceptInvitePage } from "./pages/AcceptInvite";
 import { ApiKeysPage } from "./pages/ApiKeys";
 import { AuditLogPage } from "./pages/AuditLog";
+import { CampaignDetailPage } from "./pages/CampaignDetail";
+import { CampaignsPage } from "./pages/Campaigns";
 import { MessageDetailPage } from "./pages/MessageDetail";
 import { MessagesPage } from "./pages/Messages";
+import { NewCampaignPage } from "./pages/NewCampaign";
 import { NotFoundPage } from "./pages/NotFound";
 import { OtpSettingsPage } from "./pages/OtpSettings";
 import { OverviewPage } from "./pages/Overview";
@@ -32,6 +35,9 @@ export function App() {
           <Route index element={<OverviewPage />} />
           <Route path="messages" element={<MessagesPage />} />
           <Route path="messages/:id" element={<MessageDetailPage />} />
+          <Route path="campaigns" element={<CampaignsPage />} />
+          <Route path="campaigns/new" element={<NewCampaignPage />} />
+          <Route path="campaigns/:id" element={<CampaignDetailPage />} />
           <Route path="transactions" element={<TransactionsPage />} />
           <Route path="sandbox" element={<SandboxInboxPage />} />
           <Route path="templates" element={<TemplatesPage />} />

@@ -479,6 +479,81 @@ export interface WebhookAttempt {
   created_at: string;
 }
 
+export type CampaignStatus = "scheduled" | "sending" | "completed" | "cancelled";
+
+/** Whether a campaign may still be cancelled: the server refuses (409) once it has ended. */
+export function isCampaignRunning(campaign: Campaign): boolean {
+  return campaign.status === "scheduled" || campaign.status === "sending";
+}
+
+/** One recipient of a campaign: a number, a value for each placeholder, and an optional id of yours. */
+export interface CampaignRecipient {
+  to: string;
+  variables?: Record<string, string>;
+  reference?: string;
+}
+
+export interface NewCampaign {
+  name: string;
+  template_id: string;
+  sender: string;
+  /** RFC 3339; the campaign starts then (up to 30 days ahead). */
+  send_at?: string;
+  messages_per_minute?: number;
+  recipients: CampaignRecipient[];
+}
+
+/** Accepted recipients by where they are: pending (not yet in the queue), or their message's status. */
+export type CampaignCounts = Record<"pending" | MessageStatus, number>;
+
+export interface Campaign {
+  id: string;
+  name: string;
+  status: CampaignStatus;
+  environment: Environment;
+  template_id: string;
+  sender: string;
+  send_at: string | null;
+  messages_per_minute: number | null;
+  /** Rows the request had. */
+  recipients: number;
+  accepted: number;
+  rejected: number;
+  counts: CampaignCounts;
+  /** Share handed to a carrier or ended, 0 to 1. */
+  progress: number;
+  cost: string;
+  refunded: string;
+  currency: "INR";
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  cancelled_at: string | null;
+}
+
+/** A recipient the server refused: its place in the request (from 0), its number, and why. */
+export interface RecipientError {
+  index: number;
+  to: string;
+  error: { code: string; message: string; param?: string };
+}
+
+/** What a campaign would accept and charge, without sending it. */
+export interface CampaignPreview {
+  recipients: number;
+  accepted: number;
+  rejected: number;
+  cost: string;
+  balance: string;
+  currency: "INR";
+  /** The first 1,000 refused recipients, in request order. */
+  errors: RecipientError[];
+}
+
+export interface CreatedCampaign extends Campaign {
+  errors: RecipientError[];
+}
+
 /** An error answered by the server in its envelope, or a network failure made to look like one. */
 export class ApiError extends Error {
   readonly status: number;
@@ -739,6 +814,31 @@ export const api = {
     request<{ webhook_id: string; since: string; queued: number }>("POST", webhookPath(id, "replay"), {
       query: { environment },
       body: { since },
+    }),
+
+  listCampaigns: (
+    environment: Environment,
+    page: { starting_after?: string | undefined; limit: number },
+    signal?: AbortSignal,
+  ) =>
+    request<{ data: Campaign[]; has_more: boolean }>("GET", "/campaigns", {
+      query: { environment, ...page },
+      signal,
+    }),
+  getCampaign: (environment: Environment, id: string, signal?: AbortSignal) =>
+    request<Campaign>("GET", `/campaigns/${encodeURIComponent(id)}`, { query: { environment }, signal }),
+  previewCampaign: (environment: Environment, campaign: NewCampaign, signal?: AbortSignal) =>
+    request<CampaignPreview>("POST", "/campaigns/preview", {
+      query: { environment },
+      body: campaign,
+      signal,
+    }),
+  createCampaign: (environment: Environment, campaign: NewCampaign) =>
+    request<CreatedCampaign>("POST", "/campaigns", { query: { environment }, body: campaign }),
+  cancelCampaign: (environment: Environment, id: string) =>
+    request<Campaign>("POST", `/campaigns/${encodeURIComponent(id)}/cancel`, {
+      query: { environment },
+      body: {},
     }),
 
   getOtpSettings: (environment: Environment, signal?: AbortSignal) =>

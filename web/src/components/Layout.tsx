@@ -6,6 +6,7 @@ import { LowBalanceProvider, useLowBalance } from "../low-balance";
 import { useSession, useSignedIn } from "../session";
 import {
   AuditIcon,
+  CampaignIcon,
   InboxIcon,
   KeyIcon,
   LedgerIcon,
@@ -43,6 +44,12 @@ const NAV: NavGroup[] = [
     items: [
       { to: "/", label: "Overview", icon: <OverviewIcon />, end: true, reads: "GET /dashboard/api/overview" },
       { to: "/messages", label: "Messages", icon: <MessagesIcon />, reads: "GET /dashboard/api/messages" },
+      {
+        to: "/campaigns",
+        label: "Campaigns",
+        icon: <CampaignIcon />,
+        reads: "GET /dashboard/api/campaigns",
+      },
       {
         to: "/transactions",
         label: "Transactions",

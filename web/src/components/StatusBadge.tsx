@@ -10,6 +10,8 @@ const TONES: Record<string, string> = {
   disabled: "grey",
   submitted: "blue",
   scheduled: "violet",
+  sending: "blue",
+  completed: "green",
   cancelled: "outline",
 };
 

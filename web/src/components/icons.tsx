@@ -120,3 +120,12 @@ export function Logo() {
     </svg>
   );
 }
+
+/** A megaphone: one message to many. */
+export const CampaignIcon = () => (
+  <Icon>
+    <path d="M3 10v4a1 1 0 0 0 1 1h3l7 4V5L7 9H4a1 1 0 0 0-1 1z" />
+    <path d="M18 8.5a4.5 4.5 0 0 1 0 7" />
+    <path d="M7 15l1.5 5h2.5" />
+  </Icon>
+);

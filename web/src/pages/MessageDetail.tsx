@@ -1,7 +1,8 @@
-import { type ReactNode, useCallback, useState } from "react";
+import { useCallback, useState } from "react";
 import { Link, useParams } from "react-router";
 import { ApiError, api, isCancellable, type MessageDetail } from "../api";
 import { CancelMessageDialog, cancelledNotice } from "../components/CancelMessageDialog";
+import { Fact } from "../components/Fact";
 import { EmptyState, ErrorNotice, Loading, SuccessNotice } from "../components/Feedback";
 import { IndiaTime } from "../components/IndiaTime";
 import { Cost } from "../components/MessagesTable";
@@ -193,15 +194,6 @@ function MessageDetails({ message }: { message: MessageDetail }) {
           </dl>
         </section>
       </div>
-    </div>
-  );
-}
-
-function Fact({ term, mono = false, children }: { term: string; mono?: boolean; children: ReactNode }) {
-  return (
-    <div className="fact">
-      <dt>{term}</dt>
-      <dd className={mono ? "mono" : undefined}>{children}</dd>
     </div>
   );
 }

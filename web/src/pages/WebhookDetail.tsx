@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import {
   ApiError,
@@ -11,6 +11,7 @@ import {
 } from "../api";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { Dialog } from "../components/Dialog";
+import { Fact } from "../components/Fact";
 import { EmptyState, ErrorNotice, Loading, SuccessNotice } from "../components/Feedback";
 import { Field } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
@@ -602,23 +603,4 @@ function AnswerBadge({ statusCode }: { statusCode: number | null }) {
   if (statusCode === null) return <span className="badge badge-red">No answer</span>;
   const ok = statusCode >= 200 && statusCode < 300;
   return <span className={`badge badge-${ok ? "green" : "red"} mono`}>{statusCode}</span>;
-}
-
-function Fact({
-  term,
-  mono = false,
-  wide = false,
-  children,
-}: {
-  term: string;
-  mono?: boolean;
-  wide?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <div className={`fact${wide ? " fact-wide" : ""}`}>
-      <dt>{term}</dt>
-      <dd className={mono ? "mono" : undefined}>{children}</dd>
-    </div>
-  );
 }
