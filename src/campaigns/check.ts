@@ -87,7 +87,7 @@ export async function checkCampaign(
       if (earlier !== undefined) {
         throw new ApiError(
           "invalid_request",
-          `${recipient.to} is already recipient ${earlier}; a campaign sends to each number once.`,
+          `${recipient.to} appears earlier in the list (recipients[${earlier}]); a campaign sends to each number once.`,
           "to",
         );
       }

@@ -121,7 +121,7 @@ describe.each(DIALECTS)("campaigns on %s", (dialect) => {
       [8, "variable_too_long", "variables.name"],
       [9, "unknown_variable", "variables.extra"],
     ]);
-    expect(created.errors[1].error.message).toContain("already recipient 1");
+    expect(created.errors[1].error.message).toContain("appears earlier in the list (recipients[1])");
 
     // One charge for the campaign; nothing in the queue until the feed.
     expect(await getBalance(ctx.db, accountId, "sandbox")).toBe(1_000_000 - 5 * PRICE);

@@ -164,7 +164,7 @@ describe.each(DIALECTS)("campaigns in the console on %s", (dialect) => {
       [String(DUPLICATE_ROW), `+91${numberOf(2)}`],
     ]);
     expect(cells[1]?.[2]).toMatch(/order/);
-    expect(cells[2]?.[2]).toMatch(/already recipient/);
+    expect(cells[2]?.[2]).toMatch(/appears earlier in the list/);
     return preview;
   }
 
