@@ -9,11 +9,12 @@ import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import { isoNow } from "../lib/clock.js";
 import { recordMessageEvents } from "../messages/events.js";
+import { cancellable, cancelledColumns } from "../sms/cancel.js";
 import { type CampaignScope, type CampaignView, campaignView, findCampaign } from "./view.js";
 
 /**
  * Cancels a scheduled or sending campaign (docs/campaigns.md): the recipients not yet fed and
- * its messages no delivery has taken (as POST /v2/sms/{id}/cancel would, each with
+ * its messages no delivery has taken (by the rule of POST /v2/sms/{id}/cancel, each with
  * `sms.cancelled`) end, and what they cost comes back in one `campaign_refund`, all in one
  * transaction. Messages already handed to a carrier, or being handed, go on. It takes the
  * campaign's row first, then its messages, then the balance: the order of the feed (campaign
@@ -41,18 +42,9 @@ export async function cancelCampaign(
 
     const messages: MessagesTable[] = await trx
       .updateTable("messages")
-      .set({
-        status: "cancelled",
-        cancelled_at: now,
-        updated_at: now,
-        next_attempt_at: null,
-        lease_until: null,
-        lease_owner: null,
-      })
+      .set(cancelledColumns(now))
       .where("campaign_id", "=", campaign.id)
-      .where("status", "in", ["scheduled", "queued"])
-      .where("attempts", "=", 0)
-      .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
+      .where((eb) => cancellable(eb, now))
       .returningAll()
       .execute();
     await recordMessageEvents(

@@ -1,17 +1,22 @@
-import { sql } from "kysely";
-import { applyLedgerChange } from "../accounts/ledger.js";
+import { applyLedgerChange, getBalance } from "../accounts/ledger.js";
 import { recordAudit } from "../audit/record.js";
 import { campaignSnapshot } from "../audit/snapshots.js";
 import type { ChangeOrigin } from "../audit/types.js";
 import type { AppContext } from "../context.js";
 import type { CampaignsTable } from "../db/campaign-schema.js";
 import { insertRows } from "../db/prepared.js";
-import type { DbOrTrx } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
+import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
 import { isoNow, isoTime } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
-import { type CampaignRequest, type CheckedRecipient, checkCampaign, type RecipientError } from "./check.js";
+import {
+  type CampaignRequest,
+  type CheckedCampaign,
+  type CheckedRecipient,
+  checkCampaign,
+  type RecipientError,
+} from "./check.js";
 import { type CampaignScope, type CampaignView, campaignView } from "./view.js";
 
 /** Recipients written per statement while a campaign is accepted. */
@@ -61,6 +66,7 @@ export async function createCampaign(
     refunded: 0,
     next_seq: 0,
     paced_until: null,
+    capped_until: null,
     created_at: now,
     started_at: null,
     completed_at: null,
@@ -77,16 +83,43 @@ export async function createCampaign(
     );
   }
 
-  return inTransaction(ctx, async (trx) => {
-    const balance = await lockedBalance(trx, ctx, campaign);
-    const { cost, unpaid } = payable(checked.accepted, balance);
-    for (let at = 0; at < unpaid.length; at += RECIPIENT_CHUNK) {
-      await trx
+  // The balance as read pays for the recipients it covers; those it does not are refused and
+  // deleted before the charge, outside its transaction, so the balance is held only briefly. If
+  // a send took some of it meanwhile, the guarded debit refuses and the rest is paid for again.
+  const unpaid: number[] = [];
+  for (;;) {
+    const balance = await getBalance(ctx.db, campaign.account_id, campaign.environment);
+    const { cost, refused } = payable(checked.accepted, new Set(unpaid), balance);
+    for (let at = 0; at < refused.length; at += RECIPIENT_CHUNK) {
+      await ctx.db
         .deleteFrom("campaign_recipients")
         .where("campaign_id", "=", campaign.id)
-        .where("seq", "in", unpaid.slice(at, at + RECIPIENT_CHUNK))
+        .where("seq", "in", refused.slice(at, at + RECIPIENT_CHUNK))
         .execute();
     }
+    unpaid.push(...refused);
+    try {
+      return await acceptCharged(ctx, campaign, checked, unpaid, cost, origin, record);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === "insufficient_balance")) throw error;
+    }
+  }
+}
+
+/**
+ * The campaign's one transaction: its charge, the campaign made `scheduled` or `sending` (it was
+ * `accepting`, which nothing else sees), its audit row and the answer under the Idempotency-Key.
+ */
+function acceptCharged(
+  ctx: AppContext,
+  campaign: CampaignsTable,
+  checked: CheckedCampaign,
+  unpaid: readonly number[],
+  cost: number,
+  origin: ChangeOrigin,
+  record: RecordAnswer<CampaignAnswer> | undefined,
+): Promise<CampaignAnswer> {
+  return inTransaction(ctx, async (trx) => {
     if (cost > 0) {
       await applyLedgerChange(trx, ctx.clock, {
         accountId: campaign.account_id,
@@ -139,28 +172,23 @@ export async function createCampaign(
   });
 }
 
-/** The balance, locked until the transaction ends on PostgreSQL (SQLite's write transactions run one at a time). */
-async function lockedBalance(trx: DbOrTrx, ctx: AppContext, campaign: CampaignsTable): Promise<number> {
-  const lock = ctx.dialect === "postgres" ? sql`for update` : sql``;
-  const { rows } = await sql<{ balance: number | string }>`
-    select balance from balances
-    where account_id = ${campaign.account_id} and environment = ${campaign.environment}
-    ${lock}`.execute(trx);
-  return Number(rows[0]?.balance ?? 0);
-}
-
-/** The recipients the balance pays for, in order, each if what is left covers it; the seq of the others. */
+/**
+ * What the balance pays for: each recipient in order, but those already refused, while what is
+ * left covers it. Answers their cost and the seq of the recipients it newly refuses.
+ */
 function payable(
   recipients: readonly CheckedRecipient[],
+  refusedBefore: ReadonlySet<number>,
   balance: number,
-): { cost: number; unpaid: number[] } {
+): { cost: number; refused: number[] } {
   let left = balance;
-  const unpaid: number[] = [];
+  const refused: number[] = [];
   recipients.forEach((recipient, seq) => {
+    if (refusedBefore.has(seq)) return;
     if (recipient.cost <= left) left -= recipient.cost;
-    else unpaid.push(seq);
+    else refused.push(seq);
   });
-  return { cost: balance - left, unpaid };
+  return { cost: balance - left, refused };
 }
 
 function unpaidError(index: number, recipient: CheckedRecipient): RecipientError {
@@ -185,17 +213,18 @@ export async function purgeAbandonedCampaigns(ctx: AppContext, now: Date): Promi
     .where("status", "=", "accepting")
     .where("created_at", "<", isoTime(now.getTime() - ABANDONED_AFTER_MS))
     .execute();
+  let purged = 0;
   for (const { id } of abandoned) {
-    await inTransaction(ctx, async (trx) => {
+    purged += await inTransaction(ctx, async (trx) => {
       const gone = await trx
         .deleteFrom("campaigns")
         .where("id", "=", id)
         .where("status", "=", "accepting")
         .executeTakeFirst();
-      if (Number(gone.numDeletedRows) === 1) {
-        await trx.deleteFrom("campaign_recipients").where("campaign_id", "=", id).execute();
-      }
+      if (Number(gone.numDeletedRows) !== 1) return 0;
+      await trx.deleteFrom("campaign_recipients").where("campaign_id", "=", id).execute();
+      return 1;
     });
   }
-  return abandoned.length;
+  return purged;
 }

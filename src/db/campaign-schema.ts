@@ -41,6 +41,8 @@ export interface CampaignsTable {
   next_seq: number;
   /** With `messages_per_minute`: nothing more is fed before this time. */
   paced_until: Timestamp | null;
+  /** Past the account's hourly cap on distinct numbers: nothing more is fed before this time. */
+  capped_until: Timestamp | null;
   created_at: Timestamp;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;

@@ -1,6 +1,7 @@
+import type { ExpressionBuilder } from "kysely";
 import { refundMessage } from "../accounts/ledger.js";
 import type { AppContext } from "../context.js";
-import type { Environment } from "../db/schema.js";
+import type { Database, Environment } from "../db/schema.js";
 import { inTransaction } from "../db/transaction.js";
 import { ApiError } from "../errors.js";
 import type { RecordAnswer } from "../idempotency/recorder.js";
@@ -25,21 +26,11 @@ export async function cancelMessage(
     const now = isoNow(ctx.clock);
     const row = await trx
       .updateTable("messages")
-      .set({
-        status: "cancelled",
-        cancelled_at: now,
-        updated_at: now,
-        sealed: null,
-        next_attempt_at: null,
-        lease_until: null,
-        lease_owner: null,
-      })
+      .set(cancelledColumns(now))
       .where("id", "=", id)
       .where("account_id", "=", scope.accountId)
       .where("environment", "=", scope.environment)
-      .where("status", "in", ["scheduled", "queued"])
-      .where("attempts", "=", 0)
-      .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
+      .where((eb) => cancellable(eb, now))
       .returningAll()
       .executeTakeFirst();
     if (!row) return undefined;
@@ -53,6 +44,31 @@ export async function cancelMessage(
   // Not found, or found in a state a cancel cannot change: say which, without a hint across accounts.
   const message = await getMessage(ctx, scope, id);
   throw new ApiError("not_cancellable", notCancellableReason(message), "id");
+}
+
+/**
+ * A message no delivery has taken yet: `scheduled`, or `queued` without a try (a retried one may
+ * have parts a carrier accepted) and with no worker holding it. The one rule of every cancel.
+ */
+export function cancellable(eb: ExpressionBuilder<Database, "messages">, now: string) {
+  return eb.and([
+    eb("status", "in", ["scheduled", "queued"]),
+    eb("attempts", "=", 0),
+    eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]),
+  ]);
+}
+
+/** What a cancel writes to a message: `cancelled`, out of the queue, its sealed text gone. */
+export function cancelledColumns(now: string) {
+  return {
+    status: "cancelled",
+    cancelled_at: now,
+    updated_at: now,
+    sealed: null,
+    next_attempt_at: null,
+    lease_until: null,
+    lease_owner: null,
+  } as const;
 }
 
 function notCancellableReason(message: MessageView): string {

@@ -207,6 +207,7 @@ describe.each(DIALECTS)("SMS send and delivery on %s", (dialect) => {
         undelivered_at: null,
         failed_at: null,
         cancelled_at: null,
+        campaign_id: null,
       });
 
       const charges = (await ledgerOf(accountId, "sandbox")).filter((e) => e.reason !== "credits_added");

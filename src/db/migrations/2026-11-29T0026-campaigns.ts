@@ -31,6 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("refunded", "bigint", (c) => c.notNull().defaultTo(0))
     .addColumn("next_seq", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("paced_until", "text")
+    .addColumn("capped_until", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("started_at", "text")
     .addColumn("completed_at", "text")

@@ -20,7 +20,7 @@ const EVENT_EXPLANATIONS: Record<WebhookEventType, string> = {
   "otp.verified": "The right code was entered",
   "otp.failed": "Expired, or too many wrong codes",
   "balance.low": "A charge took the balance below its alert threshold",
-  "campaign.completed": "Every recipient of a campaign was handed to a carrier or ended",
+  "campaign.completed": "Every message of a campaign reached a final status",
 };
 
 const EVENT_GROUPS: ReadonlyArray<{ title: string; prefix: string }> = [
