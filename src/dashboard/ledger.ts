@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
+import { guardFormula } from "./messages-csv.js";
 import {
   type LedgerCursor,
   type LedgerEntryView,
@@ -75,7 +76,8 @@ export function ledgerCsv(ctx: AppContext, scope: Scope, created: TimeRange): Re
           reason: entry.reason,
           amount_inr: entry.amount,
           balance_after_inr: entry.balance_after,
-          reference: entry.reference ?? "",
+          // The one free text of an entry (an operator's credit reference): guarded as messages' texts are.
+          reference: guardFormula(entry.reference ?? ""),
         };
       }
       if (!page.has_more || !page.cursor) return;

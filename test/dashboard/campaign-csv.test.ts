@@ -104,6 +104,8 @@ describe("columns and numbers", () => {
   it("writes Indian mobiles given without a country code as E.164, and leaves the rest", () => {
     expect(normaliseNumber(" 98765-43210 ")).toBe("+919876543210");
     expect(normaliseNumber("919876543210")).toBe("+919876543210");
+    // As the Messages page's CSV writes a number, guarded against spreadsheet formulas.
+    expect(normaliseNumber("'+919876543210")).toBe("+919876543210");
     expect(normaliseNumber("+91 98765 43210")).toBe("+919876543210");
     expect(normaliseNumber("12345")).toBe("12345");
     expect(normaliseNumber("+14155550100")).toBe("+14155550100");

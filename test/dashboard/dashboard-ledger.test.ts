@@ -14,7 +14,8 @@ import { useTestInstances } from "../helpers/instances.js";
 
 const TEMPLATE_ID = "1107161234567890123";
 const ENTITY_ID = "1101456789012345678";
-const AWKWARD_REFERENCE = 'inv "7", part 2';
+/** Quotes, a comma, and a start a spreadsheet would run as a formula. */
+const AWKWARD_REFERENCE = '=inv "7", part 2';
 
 interface Entry {
   id: string;
@@ -292,7 +293,7 @@ describe.each(DIALECTS)("dashboard ledger and message filters on %s", (dialect) 
         "created_at,id,reason,amount_inr,balance_after_inr,reference",
         ...data.map((entry) =>
           entry.id === awkwardEntry
-            ? `${entry.created_at},${entry.id},credits_added,1.0000,${entry.balance_after},"inv ""7"", part 2"`
+            ? `${entry.created_at},${entry.id},credits_added,1.0000,${entry.balance_after},"'=inv ""7"", part 2"`
             : `${entry.created_at},${entry.id},${entry.reason},${entry.amount},${entry.balance_after},${entry.reference ?? ""}`,
         ),
       ]);

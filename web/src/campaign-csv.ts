@@ -97,10 +97,12 @@ export function mapColumns(header: readonly string[], placeholders: readonly str
 
 /**
  * An Indian mobile as people type it, in E.164: 10 digits, or 91 and 10 digits, get a "+91";
- * spaces and dashes go. Anything else is left for the server to judge.
+ * spaces and dashes go, and so does the apostrophe a CSV export puts before `+91…` to keep
+ * spreadsheets from running it (docs/dashboard-api.md#messages-csv). Anything else is left for
+ * the server to judge.
  */
 export function normaliseNumber(value: string): string {
-  const compact = value.trim().replace(/[\s-]/g, "");
+  const compact = value.trim().replace(/^'/, "").replace(/[\s-]/g, "");
   if (/^[6-9]\d{9}$/.test(compact)) return `+91${compact}`;
   if (/^91[6-9]\d{9}$/.test(compact)) return `+${compact}`;
   return compact;
