@@ -7,6 +7,7 @@ import { defineConfig } from "vitest/config";
  * suite nor blurs what they measure.
  */
 const LONG = [
+  "test/campaigns/campaign-crash.test.ts",
   "test/delivery/otp-during-campaign.test.ts",
   "test/idempotency/idempotency-crash.test.ts",
   "test/keys/rate-limit-processes.test.ts",
