@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from "react";
-import { useSearchParams } from "react-router";
 import { type AuditEntry, type AuditValue, api } from "../api";
 import { EmptyState, ErrorNotice, formErrors, Loading } from "../components/Feedback";
 import { Field } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
 import { EnvironmentBadge } from "../components/StatusBadge";
 import { formatIndiaTime, formatUtc, parseIndiaInput } from "../format";
+import { useFilterParams } from "../use-filter-params";
 import { usePagedList } from "../use-paged-list";
 
 const PAGE_SIZE = 50;
@@ -67,7 +67,7 @@ interface PageFilters {
 }
 
 export function AuditLogPage() {
-  const [params, setParams] = useSearchParams();
+  const { params, setFilter, clearFilters } = useFilterParams<keyof PageFilters>();
   const filters: PageFilters = {
     action: params.get("action") ?? "",
     actor: params.get("actor") ?? "",
@@ -94,19 +94,6 @@ export function AuditLogPage() {
     [action, actor, from, to],
   );
   const { firstPage, items: entries, hasMore, loadMore, loadingMore, moreError } = usePagedList(loadPage);
-
-  const setFilter = (name: keyof PageFilters, value: string) => {
-    // From the current parameters, not this render's: two changes before a render keep both.
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  };
 
   const errors = formErrors(firstPage.error, ["action", "actor", "created_after", "created_before"]);
   const filtered = Boolean(action || actor || from || to);
@@ -175,11 +162,7 @@ export function AuditLogPage() {
         </Field>
         {filtered ? (
           <div className="filters-actions">
-            <button
-              type="button"
-              className="button button-ghost"
-              onClick={() => setParams({}, { replace: true })}
-            >
+            <button type="button" className="button button-ghost" onClick={clearFilters}>
               Clear filters
             </button>
           </div>

@@ -1,5 +1,4 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { useSearchParams } from "react-router";
 import {
   api,
   CHANNELS,
@@ -18,6 +17,7 @@ import { MessagesTable } from "../components/MessagesTable";
 import { PageHeader } from "../components/PageHeader";
 import { useEnvironment } from "../environment";
 import { channelLabel } from "../format";
+import { useFilterParams } from "../use-filter-params";
 import { usePagedList } from "../use-paged-list";
 
 const PAGE_SIZE = 50;
@@ -28,7 +28,7 @@ function pick<T extends string>(value: string | null, allowed: readonly T[]): T 
 
 export function MessagesPage() {
   const { environment } = useEnvironment();
-  const [params, setParams] = useSearchParams();
+  const { params, setFilter, clearFilters } = useFilterParams<keyof MessageFilters>();
   const status = pick<MessageStatus>(params.get("status"), MESSAGE_STATUSES);
   const channel = pick<Channel>(params.get("channel"), CHANNELS);
   const to = params.get("to") ?? "";
@@ -82,19 +82,6 @@ export function MessagesPage() {
     setCancelling(undefined);
     setOutcome({ refused: error });
     firstPage.reload();
-  };
-
-  const setFilter = (name: keyof MessageFilters, value: string) => {
-    // From the current parameters, not this render's: two changes before a render keep both.
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
   };
 
   const onSearch = (event: FormEvent) => {
@@ -206,11 +193,7 @@ export function MessagesPage() {
             Search
           </button>
           {filtered ? (
-            <button
-              type="button"
-              className="button button-ghost"
-              onClick={() => setParams({}, { replace: true })}
-            >
+            <button type="button" className="button button-ghost" onClick={clearFilters}>
               Clear filters
             </button>
           ) : null}

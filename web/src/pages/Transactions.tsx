@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { api, type DateRange, type LedgerEntry } from "../api";
 import { EmptyState, ErrorNotice, formErrors, Loading } from "../components/Feedback";
 import { Field } from "../components/Field";
@@ -7,6 +7,7 @@ import { LowBalanceSection } from "../components/LowBalanceSection";
 import { PageHeader } from "../components/PageHeader";
 import { useEnvironment } from "../environment";
 import { formatDateTime, formatInr, formatShortDateTime } from "../format";
+import { useFilterParams } from "../use-filter-params";
 import { usePagedList } from "../use-paged-list";
 
 const PAGE_SIZE = 50;
@@ -27,7 +28,7 @@ const REASONS: Record<string, string> = {
 
 export function TransactionsPage() {
   const { environment } = useEnvironment();
-  const [params, setParams] = useSearchParams();
+  const { params, setFilter: setDate, clearFilters } = useFilterParams<keyof DateRange>();
   const range: DateRange = { from: params.get("from") || undefined, to: params.get("to") || undefined };
   const { from, to } = range;
 
@@ -37,19 +38,6 @@ export function TransactionsPage() {
     [environment, from, to],
   );
   const { firstPage, items: entries, hasMore, loadMore, loadingMore, moreError } = usePagedList(loadPage);
-
-  const setDate = (name: keyof DateRange, value: string) => {
-    // From the current parameters, not this render's: two changes before a render keep both.
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  };
 
   const errors = formErrors(firstPage.error, ["from", "to"]);
   const filtered = Boolean(from || to);
@@ -100,11 +88,7 @@ export function TransactionsPage() {
         </Field>
         {filtered ? (
           <div className="filters-actions">
-            <button
-              type="button"
-              className="button button-ghost"
-              onClick={() => setParams({}, { replace: true })}
-            >
+            <button type="button" className="button button-ghost" onClick={clearFilters}>
               All dates
             </button>
           </div>
