@@ -1,9 +1,5 @@
 import { ApiError } from "../errors.js";
-
-/** India has kept UTC+05:30 all year since 1945: no daylight saving to account for. */
-const INDIA_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+import { DAY_MS, dayNumber, indiaDayStart } from "../lib/india-days.js";
 
 /** A span of stored times (UTC ISO strings, which compare as text): `[after, before)`. */
 export interface TimeRange {
@@ -38,21 +34,5 @@ export function parseIndiaDateRange(
 
 /** The UTC instant of 00:00 IST on `date` (YYYY-MM-DD), in milliseconds. */
 function indiaMidnight(date: string, param: string): number {
-  const match = DATE_PATTERN.exec(date);
-  const invalid = () =>
-    new ApiError("invalid_request", `${param} must be a date as YYYY-MM-DD (India time).`, param);
-  if (!match) throw invalid();
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const utcMidnight = Date.UTC(year, month - 1, day);
-  const check = new Date(utcMidnight);
-  // Date.UTC rolls 2026-02-30 over to March; a real day comes back as given.
-  if (
-    year < 1970 ||
-    check.getUTCFullYear() !== year ||
-    check.getUTCMonth() !== month - 1 ||
-    check.getUTCDate() !== day
-  ) {
-    throw invalid();
-  }
-  return utcMidnight - INDIA_OFFSET_MS;
+  return indiaDayStart(dayNumber(date, param));
 }

@@ -1,10 +1,7 @@
 import { ApiError } from "../errors.js";
 import type { Clock } from "../lib/clock.js";
+import { dayNumber, dayText, indiaDayNumber } from "../lib/india-days.js";
 
-/** India has kept UTC+05:30 all year since 1945: no daylight saving to account for. */
-const INDIA_OFFSET_MS = 330 * 60_000;
-const DAY_MS = 86_400_000;
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A report covers at most a leap year of days. */
 export const MAX_REPORT_DAYS = 366;
 /** The days a report covers when `from` is not given: the last 30, today included. */
@@ -51,38 +48,9 @@ export function daysOf(period: ReportPeriod): string[] {
 
 /** The India-time day of an instant, as YYYY-MM-DD. */
 export function indiaDayOf(at: string | Date): string {
-  return dayText(Math.floor((new Date(at).getTime() + INDIA_OFFSET_MS) / DAY_MS));
+  return dayText(indiaDayNumber(new Date(at).getTime()));
 }
 
 function indiaToday(clock: Clock): number {
-  return Math.floor((clock.now().getTime() + INDIA_OFFSET_MS) / DAY_MS);
-}
-
-/** Days since 1970-01-01 of a real YYYY-MM-DD date; else 400 naming `param`. */
-function dayNumber(date: string, param: string): number {
-  const match = DATE_PATTERN.exec(date);
-  const invalid = () =>
-    new ApiError(
-      "invalid_request",
-      `${param} must be a date as YYYY-MM-DD (India time), not "${date}".`,
-      param,
-    );
-  if (!match) throw invalid();
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const utcMidnight = Date.UTC(year, month - 1, day);
-  const check = new Date(utcMidnight);
-  // Date.UTC rolls 2026-02-30 over to March; a real day comes back as given.
-  if (
-    year < 1970 ||
-    check.getUTCFullYear() !== year ||
-    check.getUTCMonth() !== month - 1 ||
-    check.getUTCDate() !== day
-  ) {
-    throw invalid();
-  }
-  return utcMidnight / DAY_MS;
-}
-
-function dayText(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  return indiaDayNumber(clock.now().getTime());
 }
