@@ -1,6 +1,5 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
-import { guardFormula } from "./messages-csv.js";
 import {
   type LedgerCursor,
   type LedgerEntryView,
@@ -12,6 +11,7 @@ import type { AppContext } from "../context.js";
 import type { Environment } from "../db/schema.js";
 import { ApiError } from "../errors.js";
 import type { TimeRange } from "./date-range.js";
+import { guardFormula } from "./messages-csv.js";
 
 type Scope = { accountId: string; environment: Environment };
 
