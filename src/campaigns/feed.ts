@@ -14,8 +14,9 @@ import { claimRecipients, countNewRecipients } from "../sms/recipient-cap.js";
 import { timingOf } from "../sms/timing.js";
 import { campaignView } from "./view.js";
 
-/** How often a worker feeds campaigns into the queue, and the most one campaign gets per feed. */
+/** How often a worker feeds campaigns into the queue. */
 export const FEED_INTERVAL_MS = 1_000;
+/** Recipients fed in one transaction. */
 const FEED_CHUNK = 500;
 /** A paced campaign keeps at most this many seconds of its rate in the queue. */
 const PACED_SECONDS_AHEAD = 5;
