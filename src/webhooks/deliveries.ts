@@ -51,8 +51,8 @@ const deliveriesWithIds = prepareForIds<object, ClaimedDelivery>((db, _param, id
     .where("d.id", "in", ids),
 );
 
-/** Ends a claimed delivery without sending it (its endpoint was disabled meanwhile). */
-export async function endUnsent(ctx: AppContext, id: string, owner: string): Promise<void> {
+/** Ends a claimed delivery without sending it (its endpoint was disabled meanwhile), if still held under `lease`. */
+export async function endUnsent(ctx: AppContext, id: string, lease: string): Promise<void> {
   await ctx.db
     .updateTable("webhook_deliveries")
     .set({
@@ -63,7 +63,7 @@ export async function endUnsent(ctx: AppContext, id: string, owner: string): Pro
       updated_at: isoNow(ctx.clock),
     })
     .where("id", "=", id)
-    .where("lease_owner", "=", owner)
+    .where("lease_owner", "=", lease)
     .where("state", "=", sql.lit("pending"))
     .execute();
 }

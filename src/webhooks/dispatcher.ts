@@ -14,7 +14,7 @@ import { MAX_IN_FLIGHT } from "./settings.js";
 import { eventBody, WebhookSigner } from "./signing.js";
 
 export interface DispatcherOptions {
-  /** The worker's id: the owner of the dispatcher's leases. */
+  /** The worker's id: with a claim's number, the owner of the dispatcher's leases. */
   owner: string;
   /** How often an idle dispatcher looks for new events and due retries. */
   pollIntervalMs: number;
@@ -81,7 +81,8 @@ export function startWebhookDispatcher(
     connectionsPerOrigin: settings.maxInFlight,
   });
   const signer = new WebhookSigner((sealed) => unseal(ctx.secret, sealed));
-  const writeOutcome = createOutcomeWriter(ctx, settings.owner);
+  const writeOutcome = createOutcomeWriter(ctx);
+  let claims = 0;
   const inFlight = new Set<Promise<void>>();
   const perEndpoint = new Map<string, number>();
   const wake = new QueueSignal();
@@ -123,8 +124,11 @@ export function startWebhookDispatcher(
     // which follows at once when this one comes back full. A power of two, so the claim's text
     // (the number is written into it) takes few forms.
     const candidates = 2 ** Math.floor(Math.log2(Math.min(room, settings.claimBatch * 2)));
+    // Each claim leases under a name of its own, so an outcome moves only the lease it was posted
+    // under (outcomes.ts), even after a replay gave the delivery to a later claim of this worker.
+    const lease = `${settings.owner}/${++claims}`;
     const taken = await claimDueWebhookDeliveries(ctx.db, ctx.dialect, {
-      owner: settings.owner,
+      owner: lease,
       now,
       leaseUntil: isoAfter(ctx.clock, leaseSeconds),
       candidates,
@@ -147,7 +151,7 @@ export function startWebhookDispatcher(
       };
       const detail = details.get(delivery.id);
       // No detail: the event or the endpoint was deleted since the claim, and the delivery with it.
-      const work: Promise<void> = (detail ? send(detail, answered) : Promise.resolve())
+      const work: Promise<void> = (detail ? send(detail, lease, answered) : Promise.resolve())
         .catch((error: unknown) => {
           // The lease runs out and the delivery is tried again.
           ctx.log.error(
@@ -169,10 +173,10 @@ export function startWebhookDispatcher(
    * answered: its request is over, so another may start, while the outcome is still being written
    * (the delivery stays leased until then, so no one else takes it).
    */
-  const send = async (detail: ClaimedDelivery, answered: () => void): Promise<void> => {
+  const send = async (detail: ClaimedDelivery, lease: string, answered: () => void): Promise<void> => {
     if (detail.status !== "enabled") {
       // Disabled after this delivery was made: it ends unsent, as the endpoint's others did.
-      await endUnsent(ctx, detail.id, settings.owner);
+      await endUnsent(ctx, detail.id, lease);
       return;
     }
     const now = ctx.clock.now();
@@ -193,7 +197,7 @@ export function startWebhookDispatcher(
       // rather than looping on a lease that runs out.
       const error =
         "the signing secret cannot be unsealed: DAKIYA_SECRET changed; rotate the endpoint's secret";
-      await writeOutcome({ delivery: detail, result: { statusCode: null, error, durationMs: 0 } });
+      await writeOutcome({ delivery: detail, lease, result: { statusCode: null, error, durationMs: 0 } });
       return;
     }
     const result: PostResult = await http.post(detail.url, headers, body);
@@ -209,7 +213,7 @@ export function startWebhookDispatcher(
     // A customer's endpoint failing is theirs to see (in the attempts), not a server fault: info.
     if (result.error === null) ctx.log.debug(attempt, "webhook attempt");
     else ctx.log.info(attempt, "webhook attempt failed");
-    await writeOutcome({ delivery: detail, result });
+    await writeOutcome({ delivery: detail, lease, result });
   };
 
   const loop = (async () => {

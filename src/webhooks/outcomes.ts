@@ -26,6 +26,13 @@ export const OUTCOME_GATHER_MS = 3;
 /** What an attempt at a claimed delivery came to. */
 export interface Outcome {
   delivery: Pick<ClaimedDelivery, "id" | "endpoint_id" | "event_id" | "attempts" | "type" | "failing_since">;
+  /**
+   * The lease its claim wrote (`lease_owner`): the worker's id and the claim's number. Only while
+   * the delivery is still held under it does the outcome move it: a replay may have given the
+   * delivery back and a later claim of the same worker taken it again, and an answer that came
+   * before the replay must not stand for the delivery the replay asked for.
+   */
+  lease: string;
   result: PostResult;
 }
 
@@ -39,7 +46,6 @@ export function succeeded(result: PostResult): boolean {
  */
 export function createOutcomeWriter(
   ctx: AppContext,
-  owner: string,
   gatherMs = OUTCOME_GATHER_MS,
 ): (outcome: Outcome) => Promise<void> {
   const waiting: Array<{ outcome: Outcome; resolve: () => void; reject: (error: unknown) => void }> = [];
@@ -59,7 +65,6 @@ export function createOutcomeWriter(
     const batch = waiting.splice(0, MAX_BATCH);
     recordOutcomes(
       ctx,
-      owner,
       batch.map((entry) => entry.outcome),
     )
       .then(
@@ -91,7 +96,7 @@ export function createOutcomeWriter(
  * endpoint deleted since the claim took its deliveries and attempts with it: its outcomes are
  * dropped, as there is nothing left to record them on.
  */
-export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: Outcome[]): Promise<void> {
+export async function recordOutcomes(ctx: AppContext, outcomes: Outcome[]): Promise<void> {
   const now = isoNow(ctx.clock);
   const recorded = await inTransaction(ctx, async (trx) => {
     // Locks in the order of locks.ts: the endpoints this batch changes, then all its endpoints
@@ -109,20 +114,14 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
     if (kept.length === 0) return { kept, disabled: [] };
     await insertRows(trx, "webhook_attempts", kept.map(attemptRow(now)));
     if (ctx.dialect === "postgres") {
-      await executeForIds(
-        trx,
-        deliveriesStillHeld,
-        { owner },
-        kept.map(({ delivery }) => delivery.id),
-      );
+      for (const [lease, held] of byLease(kept)) {
+        await executeForIds(trx, deliveriesStillHeld, { owner: lease }, held);
+      }
     }
     const successes = kept.filter(({ result }) => succeeded(result));
-    await executeForIds(
-      trx,
-      markSucceeded,
-      { owner, now },
-      successes.map(({ delivery }) => delivery.id),
-    );
+    for (const [lease, ids] of byLease(successes)) {
+      await executeForIds(trx, markSucceeded, { owner: lease, now }, ids);
+    }
     // One success ends an endpoint's run of failures.
     const recovered = new Set(
       successes
@@ -139,7 +138,7 @@ export async function recordOutcomes(ctx: AppContext, owner: string, outcomes: O
     const disabled: EndpointDisabled[] = [];
     for (const failure of kept) {
       if (succeeded(failure.result)) continue;
-      const disabling = await recordFailure(ctx, trx, owner, failure, now);
+      const disabling = await recordFailure(ctx, trx, failure, now);
       if (disabling) disabled.push(disabling);
     }
     return { kept, disabled };
@@ -182,7 +181,10 @@ function changesEndpoint(outcome: Outcome, now: string): boolean {
 }
 
 /** Why a failed attempt disables its endpoint: it answered 410, or it has failed for 5 days. */
-function disablingReason({ delivery, result }: Outcome, now: string): "gone" | "failing" | undefined {
+function disablingReason(
+  { delivery, result }: Pick<Outcome, "delivery" | "result">,
+  now: string,
+): "gone" | "failing" | undefined {
   if (result.statusCode === GONE_STATUS) return "gone";
   const failingSince = delivery.failing_since ?? now;
   return Date.parse(now) - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS ? "failing" : undefined;
@@ -238,6 +240,13 @@ const markSucceeded = prepareForIds<{ owner: string; now: string }, never>((db, 
     .where("state", "=", sql.lit("pending")),
 );
 
+/** The ids of outcomes' deliveries by the lease they were claimed under, in the order given (most batches have one). */
+function byLease(outcomes: readonly Outcome[]): Map<string, string[]> {
+  const ids = new Map<string, string[]>();
+  for (const { delivery, lease } of outcomes) ids.set(lease, [...(ids.get(lease) ?? []), delivery.id]);
+  return ids;
+}
+
 /** Seconds until the next attempt after a failed one, or `undefined` when the schedule is used up. */
 function retryDelayAfter(ctx: AppContext, delivery: Outcome["delivery"]): number | undefined {
   return ctx.outboundWebhooks.retrySchedule[delivery.attempts];
@@ -253,8 +262,7 @@ interface EndpointDisabled {
 async function recordFailure(
   ctx: AppContext,
   trx: Transaction<Database>,
-  owner: string,
-  { delivery, result }: Outcome,
+  { delivery, lease, result }: Outcome,
   now: string,
 ): Promise<EndpointDisabled | undefined> {
   const retryDelay = retryDelayAfter(ctx, delivery);
@@ -271,7 +279,7 @@ async function recordFailure(
       updated_at: now,
     })
     .where("id", "=", delivery.id)
-    .where("lease_owner", "=", owner)
+    .where("lease_owner", "=", lease)
     .where("state", "=", sql.lit("pending"))
     .execute();
 

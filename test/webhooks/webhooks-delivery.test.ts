@@ -230,7 +230,7 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
   it("writes the outcomes that come within the gather time of the first in one transaction", async () => {
     const { addEndpoint, attempts } = await account();
     const endpoint = await addEndpoint("http://127.0.0.1:9/gathered");
-    const writeOutcome = createOutcomeWriter(ctx, "wkr_gather", 100);
+    const writeOutcome = createOutcomeWriter(ctx, 100);
     const outcome = (n: number) =>
       writeOutcome({
         delivery: {
@@ -241,6 +241,7 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
           type: "sms.delivered",
           failing_since: null,
         },
+        lease: "wkr_gather/1",
         result: { statusCode: 200, error: null, durationMs: 1 },
       });
     const first = outcome(1);
@@ -250,6 +251,48 @@ describe.each(DIALECTS)("webhook delivery on %s", (dialect) => {
     const written = await attempts(endpoint.id);
     expect(written.map((attempt) => attempt.event_id).sort()).toEqual(["evt_gather_1", "evt_gather_2"]);
     expect(new Set(written.map((attempt) => attempt.created_at)).size).toBe(1);
+  });
+
+  it("moves a delivery only by the outcome of the claim that still holds it, after a replay gave it back", async () => {
+    const { addEndpoint, emit, api } = await account();
+    const endpoint = await addEndpoint("http://127.0.0.1:9/replayed");
+    const event = await emit("sms.delivered");
+    expect(await relayEvents(ctx, 100)).toBe(1);
+    const claim = (lease: string) =>
+      claimDueWebhookDeliveries(ctx.db, ctx.dialect, {
+        owner: lease,
+        now: new Date().toISOString(),
+        leaseUntil: new Date(Date.now() + 60_000).toISOString(),
+        candidates: 8,
+        perEndpoint: 5,
+        inFlight: new Map(),
+        skipEndpoints: [],
+      });
+    const [first] = await claim("wkr_same/1");
+    if (!first) throw new Error("nothing claimed");
+    // A replay while the first post is out gives the delivery back; the same worker claims it again.
+    const replayed = await api("POST", `/v2/webhooks/${endpoint.id}/replay`, { since: event.created_at });
+    expect(replayed.statusCode, replayed.body).toBe(202);
+    expect((await claim("wkr_same/2")).map((delivery) => delivery.id)).toEqual([first.id]);
+
+    const writeOutcome = createOutcomeWriter(ctx, 0);
+    const outcome = (lease: string) =>
+      writeOutcome({
+        delivery: { ...first, type: "sms.delivered", failing_since: null },
+        lease,
+        result: { statusCode: 200, error: null, durationMs: 1 },
+      });
+    const state = async () =>
+      ctx.db
+        .selectFrom("webhook_deliveries")
+        .select(["state", "lease_owner"])
+        .where("id", "=", first.id)
+        .executeTakeFirstOrThrow();
+    // The first post's answer came before the replay: it must not stand for the replayed delivery.
+    await outcome("wkr_same/1");
+    expect(await state()).toEqual({ state: "pending", lease_owner: "wkr_same/2" });
+    await outcome("wkr_same/2");
+    expect(await state()).toEqual({ state: "succeeded", lease_owner: null });
   });
 
   it("claims no more of an endpoint than the worker has room for, oldest first, from the candidates only", async () => {
