@@ -1,5 +1,5 @@
 import createClient, { type Client } from "openapi-fetch";
-import { AutoPaginatedList } from "./pagination.js";
+import { AutoPaginatedList, type Page } from "./pagination.js";
 import type { paths } from "./schema.js";
 import { type Attempt, type RequestOptions, Transport } from "./transport.js";
 import type {
@@ -127,6 +127,27 @@ abstract class Resource {
   protected post<T>(attempt: Attempt<T>, options: RequestOptions | undefined): Promise<T> {
     return this.transport.post(attempt, options);
   }
+
+  /**
+   * A list walked page by page: `page(cursor)` is one request for a page, given the query
+   * parameter that continues after an item (`{ [cursorParam]: id }`, none for the first page).
+   */
+  protected paged<Item extends { id: string }, Cursor extends string>(
+    cursorParam: Cursor,
+    start: string | undefined,
+    options: RequestOptions | undefined,
+    page: (cursor: Partial<Record<Cursor, string>>) => Attempt<Page<Item>>,
+  ): AutoPaginatedList<Item> {
+    return new AutoPaginatedList(
+      (cursor) =>
+        this.call(
+          page(cursor === undefined ? {} : ({ [cursorParam]: cursor } as Record<Cursor, string>)),
+          options,
+        ),
+      (item) => item.id,
+      start,
+    );
+  }
 }
 
 export class SmsApi extends Resource {
@@ -174,25 +195,17 @@ export class SmsApi extends Resource {
    */
   list(params: SmsListParams = {}, options?: RequestOptions): AutoPaginatedList<Message> {
     const { starting_after: start, ...filter } = params;
-    return new AutoPaginatedList(
-      (cursor) =>
-        this.call(
-          ({ headers, signal }) =>
-            this.api.GET("/v2/sms", {
-              params: {
-                query: {
-                  limit: AUTO_PAGE_SIZE,
-                  ...filter,
-                  ...(cursor === undefined ? {} : { starting_after: cursor }),
-                },
-              },
-              headers,
-              signal,
-            }),
-          options,
-        ),
-      (message) => message.id,
+    return this.paged(
+      "starting_after",
       start,
+      options,
+      (cursor) =>
+        ({ headers, signal }) =>
+          this.api.GET("/v2/sms", {
+            params: { query: { limit: AUTO_PAGE_SIZE, ...filter, ...cursor } },
+            headers,
+            signal,
+          }),
     );
   }
 }
@@ -233,25 +246,17 @@ export class CampaignsApi extends Resource {
   /** Every campaign, newest first, page by page as you iterate (`GET /v2/campaigns`); awaited, the first page. */
   list(params: CampaignListParams = {}, options?: RequestOptions): AutoPaginatedList<Campaign> {
     const { starting_after: start, ...filter } = params;
-    return new AutoPaginatedList(
-      (cursor) =>
-        this.call(
-          ({ headers, signal }) =>
-            this.api.GET("/v2/campaigns", {
-              params: {
-                query: {
-                  limit: AUTO_PAGE_SIZE,
-                  ...filter,
-                  ...(cursor === undefined ? {} : { starting_after: cursor }),
-                },
-              },
-              headers,
-              signal,
-            }),
-          options,
-        ),
-      (campaign) => campaign.id,
+    return this.paged(
+      "starting_after",
       start,
+      options,
+      (cursor) =>
+        ({ headers, signal }) =>
+          this.api.GET("/v2/campaigns", {
+            params: { query: { limit: AUTO_PAGE_SIZE, ...filter, ...cursor } },
+            headers,
+            signal,
+          }),
     );
   }
 }
@@ -293,25 +298,17 @@ export class EventsApi extends Resource {
    */
   list(params: EventListParams = {}, options?: RequestOptions): AutoPaginatedList<DakiyaEvent> {
     const { after: start, ...filter } = params;
-    return new AutoPaginatedList(
-      (cursor) =>
-        this.call(
-          ({ headers, signal }) =>
-            this.api.GET("/v2/events", {
-              params: {
-                query: {
-                  limit: AUTO_PAGE_SIZE,
-                  ...filter,
-                  ...(cursor === undefined ? {} : { after: cursor }),
-                },
-              },
-              headers,
-              signal,
-            }),
-          options,
-        ),
-      (event) => event.id,
+    return this.paged(
+      "after",
       start,
+      options,
+      (cursor) =>
+        ({ headers, signal }) =>
+          this.api.GET("/v2/events", {
+            params: { query: { limit: AUTO_PAGE_SIZE, ...filter, ...cursor } },
+            headers,
+            signal,
+          }),
     );
   }
 }
