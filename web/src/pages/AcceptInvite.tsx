@@ -1,13 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import { ApiError } from "../api";
 import { AuthCard } from "../components/AuthCard";
 import { ErrorNotice, formErrors } from "../components/Feedback";
-import { Field } from "../components/Field";
+import { NewPasswordField, newPasswordError } from "../components/NewPasswordField";
 import { SecondFactorForm } from "../components/SecondFactorForm";
 import { useSession } from "../session";
-
-const MIN_PASSWORD_LENGTH = 10;
 
 /**
  * `/invite/<token>`: an invite's link, or a password reset's, where the member sets a password and
@@ -24,10 +21,9 @@ export function AcceptInvitePage() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if ([...password].length < MIN_PASSWORD_LENGTH) {
-      setError(
-        new ApiError(0, "invalid_request", `Use at least ${MIN_PASSWORD_LENGTH} characters.`, "password"),
-      );
+    const tooShort = newPasswordError(password);
+    if (tooShort) {
+      setError(tooShort);
       return;
     }
     setSubmitting(true);
@@ -77,23 +73,7 @@ export function AcceptInvitePage() {
     >
       <form className="form" onSubmit={onSubmit} noValidate>
         <ErrorNotice error={errors.form} />
-        <Field
-          label="Password"
-          error={errors.field.password}
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.`}
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          )}
-        </Field>
+        <NewPasswordField value={password} onChange={setPassword} error={errors.field.password} />
         <button type="submit" className="button button-primary button-block" disabled={submitting}>
           {submitting ? "Signing in…" : "Set password and sign in"}
         </button>

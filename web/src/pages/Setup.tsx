@@ -1,12 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
-import { ApiError } from "../api";
 import { AuthCard } from "../components/AuthCard";
 import { ErrorNotice, formErrors, Loading } from "../components/Feedback";
 import { Field } from "../components/Field";
+import { NewPasswordField, newPasswordError } from "../components/NewPasswordField";
 import { useSession } from "../session";
-
-const MIN_PASSWORD_LENGTH = 10;
 
 export function SetupPage() {
   const { state, setUp } = useSession();
@@ -28,10 +26,9 @@ export function SetupPage() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if ([...password].length < MIN_PASSWORD_LENGTH) {
-      setError(
-        new ApiError(0, "invalid_request", `Use at least ${MIN_PASSWORD_LENGTH} characters.`, "password"),
-      );
+    const tooShort = newPasswordError(password);
+    if (tooShort) {
+      setError(tooShort);
       return;
     }
     setSubmitting(true);
@@ -70,23 +67,7 @@ export function SetupPage() {
             />
           )}
         </Field>
-        <Field
-          label="Password"
-          error={errors.field.password}
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.`}
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          )}
-        </Field>
+        <NewPasswordField value={password} onChange={setPassword} error={errors.field.password} />
         <button type="submit" className="button button-primary button-block" disabled={submitting}>
           {submitting ? "Creating account…" : "Create account"}
         </button>
