@@ -36,6 +36,7 @@ export const MESSAGES_CSV_COLUMNS = [
   "undelivered_at",
   "failed_at",
   "cancelled_at",
+  "campaign_id",
 ] as const;
 
 type CsvRow = Record<(typeof MESSAGES_CSV_COLUMNS)[number], string>;
@@ -66,6 +67,7 @@ function csvRow(message: ListedMessage): CsvRow {
     undelivered_at: message.undelivered_at ?? "",
     failed_at: message.failed_at ?? "",
     cancelled_at: message.cancelled_at ?? "",
+    campaign_id: message.campaign_id ?? "",
   };
 }
 

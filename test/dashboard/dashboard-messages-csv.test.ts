@@ -21,7 +21,7 @@ const FAILING_TO = "+919999999933";
 const HEADER =
   "created_at,id,to,channel,status,sender,template_id,template_name,reference,text,encoding,segments," +
   "cost_inr,refund_inr,error_code,error_message,carrier_error,priority,send_at,submitted_at," +
-  "delivered_at,undelivered_at,failed_at,cancelled_at";
+  "delivered_at,undelivered_at,failed_at,cancelled_at,campaign_id";
 
 /** References a spreadsheet would misread: separators, quotes, line breaks, formulas. */
 const AWKWARD_REFERENCES = [
@@ -58,6 +58,7 @@ interface ListedMessage {
   undelivered_at: string | null;
   failed_at: string | null;
   cancelled_at: string | null;
+  campaign_id: string | null;
 }
 
 /** What a cell should read: the value, with an apostrophe before what a spreadsheet would run. */
@@ -93,6 +94,7 @@ function expectedRow(message: ListedMessage): string[] {
     message.undelivered_at,
     message.failed_at,
     message.cancelled_at,
+    message.campaign_id,
   ].map(cell);
 }
 
