@@ -18,15 +18,7 @@ const SCOPE_RULES: Record<
   { routes: "all" } | { routes: readonly string[] } | { methods: readonly string[] }
 > = {
   full: { routes: "all" },
-  send: {
-    routes: [
-      "POST /v2/sms/send",
-      "POST /v2/sms/batch",
-      "POST /v2/campaigns",
-      "POST /v2/otp/send",
-      "POST /v2/otp/verify",
-    ],
-  },
+  send: { routes: ["POST /v2/sms/send", "POST /v2/sms/batch", "POST /v2/otp/send", "POST /v2/otp/verify"] },
   read: { methods: ["GET", "HEAD"] },
 };
 

@@ -21,13 +21,7 @@ const HAS_IPV6_LOOPBACK = Object.values(networkInterfaces()).some((addresses) =>
   (addresses ?? []).some((address) => address.family === "IPv6" && address.address === "::1"),
 );
 
-const SEND_ROUTES = [
-  "POST /v2/sms/send",
-  "POST /v2/sms/batch",
-  "POST /v2/campaigns",
-  "POST /v2/otp/send",
-  "POST /v2/otp/verify",
-];
+const SEND_ROUTES = ["POST /v2/sms/send", "POST /v2/sms/batch", "POST /v2/otp/send", "POST /v2/otp/verify"];
 
 interface Answer {
   status: number;
@@ -106,6 +100,7 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
       },
     });
     expect(batch.status, JSON.stringify(batch.body)).toBeLessThan(300);
+    // A campaign sends to many at once: only a full key starts one.
     const campaign = await call(direct, secret, "POST", "/v2/campaigns", {
       body: {
         name: "Scoped",
@@ -114,12 +109,8 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
         recipients: [{ to: "+919876543213", variables: { ref: "C" } }],
       },
     });
-    expect(campaign.status, JSON.stringify(campaign.body)).toBe(202);
-    const campaignId = (campaign.body as { id?: string }).id;
-    const readBack = await call(direct, secret, "GET", `/v2/campaigns/${campaignId}`);
-    expect(readBack.status).toBe(403);
-    const cancel = await call(direct, secret, "POST", `/v2/campaigns/${campaignId}/cancel`);
-    expect(cancel.status).toBe(403);
+    expect(campaign.status).toBe(403);
+    expect(campaign.body.error?.code).toBe("forbidden");
     const otp = await call(direct, secret, "POST", "/v2/otp/send", { body: { to: "+919876543212" } });
     expect(otp.status, JSON.stringify(otp.body)).toBeLessThan(300);
     const verify = await call(direct, secret, "POST", "/v2/otp/verify", {
@@ -131,7 +122,7 @@ describe.each(DIALECTS)("key scopes and IP allowlists on %s", (dialect) => {
     expect(listing.status).toBe(403);
     expect(listing.body.error?.code).toBe("forbidden");
     expect(listing.body.error?.message).toBe(
-      "This key's scope is send: it may only call POST /v2/sms/send, POST /v2/sms/batch, POST /v2/campaigns, POST /v2/otp/send and POST /v2/otp/verify, not GET /v2/sms.",
+      "This key's scope is send: it may only call POST /v2/sms/send, POST /v2/sms/batch, POST /v2/otp/send and POST /v2/otp/verify, not GET /v2/sms.",
     );
     const webhook = await call(direct, secret, "POST", "/v2/webhooks", {
       body: { url: "https://example.com/hook", events: ["*"] },
