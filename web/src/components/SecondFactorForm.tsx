@@ -75,22 +75,7 @@ export function SecondFactorForm({
           )}
         </Field>
       ) : (
-        <Field label="Authentication code" key="code">
-          {(control) => (
-            <input
-              {...control}
-              className="mono code-input"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9 ]*"
-              maxLength={7}
-              required
-              placeholder="123456"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-            />
-          )}
-        </Field>
+        <AuthenticatorCodeField key="code" value={code} onChange={setCode} />
       )}
       <button type="submit" className="button button-primary button-block" disabled={submitting}>
         {submitting ? "Checking…" : "Verify and sign in"}
@@ -108,4 +93,30 @@ function secondFactorErrorMessage(error: unknown): string {
     return `Too many codes tried. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
   }
   return error instanceof Error ? error.message : "Could not check the code.";
+}
+
+/** The 6-digit code of an authenticator app (a space in the middle allowed), as sign-in and enrolment ask for it. */
+export function AuthenticatorCodeField(props: {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+}) {
+  return (
+    <Field label="Authentication code" error={props.error}>
+      {(control) => (
+        <input
+          {...control}
+          className="mono code-input"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9 ]*"
+          maxLength={7}
+          required
+          placeholder="123456"
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
+      )}
+    </Field>
+  );
 }

@@ -4,6 +4,7 @@ import { Dialog } from "../components/Dialog";
 import { ErrorNotice, SuccessNotice } from "../components/Feedback";
 import { Field } from "../components/Field";
 import { PageHeader } from "../components/PageHeader";
+import { AuthenticatorCodeField } from "../components/SecondFactorForm";
 import { useSession, useSignedIn } from "../session";
 import { useCopySecret } from "../use-copy-secret";
 
@@ -201,21 +202,7 @@ function Enrolment({
           <h3>Type the 6-digit code the app shows</h3>
           <form className="inline-form enrolment-confirm" onSubmit={submit} noValidate>
             {codeError ? null : <ErrorNotice error={error} />}
-            <Field label="Authentication code" error={codeError}>
-              {(control) => (
-                <input
-                  {...control}
-                  className="mono code-input"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={7}
-                  required
-                  placeholder="123456"
-                  value={code}
-                  onChange={(event) => setCode(event.target.value)}
-                />
-              )}
-            </Field>
+            <AuthenticatorCodeField value={code} onChange={setCode} error={codeError} />
             <button type="submit" className="button button-primary" disabled={busy}>
               {busy ? "Checking…" : "Turn on"}
             </button>
