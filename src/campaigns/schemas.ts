@@ -1,9 +1,7 @@
 import { Type } from "typebox";
+import { Nullable } from "../http/schemas.js";
 import { BatchItemError } from "../sms/schemas.js";
 import { MAX_CAMPAIGN_RECIPIENTS } from "./check.js";
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 export const CampaignRecipientBody = Type.Object(
   {

@@ -1,6 +1,10 @@
 import { Type } from "typebox";
 import { DASHBOARD_ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../errors.js";
 
+/** A field that is `schema` or null. */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
 /** The codes of the public API (docs/api-reference.md#errors): every code but the dashboard's own. */
 export const PUBLIC_ERROR_CODES = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter(
   (code) => !DASHBOARD_ERROR_CODES.has(code),

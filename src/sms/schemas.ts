@@ -1,11 +1,8 @@
 import { Type } from "typebox";
 import { ERROR_STATUS } from "../errors.js";
-import { PUBLIC_ERROR_CODES } from "../http/schemas.js";
+import { Nullable, PUBLIC_ERROR_CODES } from "../http/schemas.js";
 import { MAX_BATCH_MESSAGES } from "./batch.js";
 import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from "./timing.js";
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 export const SmsSendBody = Type.Object(
   {

@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { keyActor } from "../audit/actor.js";
 import type { AppContext } from "../context.js";
 import { EventResponse } from "../events/routes.js";
-import { ErrorResponse, errorResponse } from "../http/schemas.js";
+import { ErrorResponse, errorResponse, Nullable } from "../http/schemas.js";
 import { type App, principalOf } from "../http/types.js";
 import { listAttempts } from "./attempts.js";
 import {
@@ -15,9 +15,6 @@ import {
 } from "./endpoints.js";
 import { replayEvents, sendTestEvent } from "./replay.js";
 import { MAX_URL_LENGTH } from "./ssrf.js";
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 const Url = Type.String({
   maxLength: MAX_URL_LENGTH,
