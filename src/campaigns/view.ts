@@ -46,23 +46,51 @@ const MESSAGE_STATUSES: readonly MessageStatus[] = [
   "cancelled",
 ];
 
-/** The campaign's counts and refunds, read from its messages (the partial campaign index) and their refunds. */
+/** A campaign as the API shows it, its counts and refunds read from its messages (`campaignViews`). */
 export async function campaignView(db: DbOrTrx, campaign: CampaignsTable): Promise<CampaignView> {
+  const [view] = await campaignViews(db, [campaign]);
+  return view as CampaignView;
+}
+
+/**
+ * Campaigns as the API shows them, in order: their messages counted by status through the
+ * partial campaign index, and those messages' refunds (only messages that did not go out or were
+ * not delivered have any), each in one query for all of them.
+ */
+export async function campaignViews(
+  db: DbOrTrx,
+  campaigns: readonly CampaignsTable[],
+): Promise<CampaignView[]> {
+  if (campaigns.length === 0) return [];
+  const ids = campaigns.map((campaign) => campaign.id);
   const [byStatus, refunds] = await Promise.all([
     db
       .selectFrom("messages")
-      .select(["status", (eb) => eb.fn.countAll<number | string>().as("n")])
-      .where("campaign_id", "=", campaign.id)
-      .groupBy("status")
+      .select(["campaign_id", "status", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("campaign_id", "in", ids)
+      .groupBy(["campaign_id", "status"])
       .execute(),
-    // Refunds of the campaign's messages: only messages that did not go out or were not delivered have any.
-    sql<{ total: number | string | null }>`
-      select sum(l.amount) as total
+    sql<{ campaign_id: string; total: number | string | null }>`
+      select m.campaign_id, sum(l.amount) as total
       from messages m join ledger_entries l on l.reference = m.id and l.reason = 'sms_refund'
-      where m.campaign_id = ${campaign.id} and m.status in ('failed', 'cancelled', 'undelivered')`.execute(
-      db,
-    ),
+      where m.campaign_id in (${sql.join(ids)}) and m.status in ('failed', 'cancelled', 'undelivered')
+      group by m.campaign_id`.execute(db),
   ]);
+  const refundOf = new Map(refunds.rows.map((row) => [row.campaign_id, Number(row.total ?? 0)]));
+  return campaigns.map((campaign) =>
+    toCampaignView(
+      campaign,
+      byStatus.filter((row) => row.campaign_id === campaign.id),
+      refundOf.get(campaign.id) ?? 0,
+    ),
+  );
+}
+
+function toCampaignView(
+  campaign: CampaignsTable,
+  byStatus: ReadonlyArray<{ status: MessageStatus; n: number | string }>,
+  messageRefunds: number,
+): CampaignView {
   const counts = Object.fromEntries([
     ["pending", 0],
     ...MESSAGE_STATUSES.map((s) => [s, 0]),
@@ -92,7 +120,7 @@ export async function campaignView(db: DbOrTrx, campaign: CampaignsTable): Promi
     counts,
     progress: campaign.accepted === 0 ? 1 : Math.round((1 - waiting / campaign.accepted) * 10_000) / 10_000,
     cost: formatInr(Number(campaign.cost)),
-    refunded: formatInr(Number(campaign.refunded) + Number(refunds.rows[0]?.total ?? 0)),
+    refunded: formatInr(Number(campaign.refunded) + messageRefunds),
     currency: "INR",
     created_at: campaign.created_at,
     started_at: campaign.started_at,
@@ -154,7 +182,7 @@ export async function listCampaigns(
     .execute();
   const page = rows.slice(0, filter.limit);
   return {
-    data: await Promise.all(page.map((row) => campaignView(ctx.db, row))),
+    data: await campaignViews(ctx.db, page),
     has_more: rows.length > filter.limit,
   };
 }

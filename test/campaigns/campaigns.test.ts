@@ -326,6 +326,27 @@ describe.each(DIALECTS)("campaigns on %s", (dialect) => {
     expect(await getBalance(ctx.db, accountId, "sandbox")).toBe(1_000_000 - 4 * PRICE);
   });
 
+  it("lists campaigns newest first, each with its own counts", async () => {
+    const { secret } = await account();
+    const sendAt = new Date(ctx.clock.now().getTime() + 3_600_000).toISOString();
+    const now = (await create(secret, { recipients: recipients(3, 5000) })).json();
+    instances.clock.advance(1);
+    const later = (await create(secret, { send_at: sendAt, recipients: recipients(2, 5100) })).json();
+    await new CampaignFeeder(ctx).feed();
+    const listed = (await call(secret, "GET", "/v2/campaigns?limit=10")).json();
+    expect(
+      listed.data.map((c: { id: string; counts: { pending: number; queued: number } }) => [
+        c.id,
+        c.counts.pending,
+        c.counts.queued,
+      ]),
+    ).toEqual([
+      [later.id, 2, 0],
+      [now.id, 0, 3],
+    ]);
+    expect(listed.data[1]).toEqual((await call(secret, "GET", `/v2/campaigns/${now.id}`)).json());
+  });
+
   it("shows no campaign of another account or environment", async () => {
     const { secret } = await account();
     const other = await account();
